@@ -1,0 +1,5 @@
+//! File formats beyond the map's own: executed plans.
+
+mod plan;
+
+pub use plan::{PlanError, PlanFile};

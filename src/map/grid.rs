@@ -1,0 +1,332 @@
+//! The static grid: passability, connectivity and connected regions.
+
+use bytemuck::{Pod, Zeroable};
+
+/// A grid square, stored as the index `y * width + x`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
+#[repr(transparent)]
+pub struct Cell(pub u32);
+
+impl Cell {
+    /// The index into per-cell arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Which moves a unit may make in one tick (a wait is always allowed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Connectivity {
+    /// North, east, south, west: the MAPF benchmark's rule.
+    Four,
+    /// The four above plus the diagonals.
+    Eight,
+}
+
+impl Connectivity {
+    /// Parses `4` or `8`.
+    pub fn from_number(n: u32) -> Option<Self> {
+        match n {
+            4 => Some(Self::Four),
+            8 => Some(Self::Eight),
+            _ => None,
+        }
+    }
+
+    /// `4` or `8`.
+    pub fn number(self) -> u32 {
+        match self {
+            Self::Four => 4,
+            Self::Eight => 8,
+        }
+    }
+}
+
+/// Offsets of the moves, cardinal first (N, E, S, W), then diagonals (NE, SE, SW, NW).
+pub const MOVE_OFFSETS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Region label of a blocked cell.
+pub const NO_REGION: u32 = u32::MAX;
+
+/// A static grid map. Cells are 4- or 8-connected; a diagonal move may be
+/// forbidden when it cuts a blocked corner (the default for 8-connectivity).
+#[derive(Clone, Debug)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    passable: Vec<bool>,
+    connectivity: Connectivity,
+    corner_cutting: bool,
+    region: Vec<u32>,
+    region_count: u32,
+}
+
+impl Grid {
+    /// Builds a grid from row-major passability and labels its connected regions.
+    ///
+    /// # Panics
+    /// If `passable.len() != width * height` or the grid has more than `u32::MAX` cells.
+    pub fn new(width: u32, height: u32, passable: Vec<bool>, connectivity: Connectivity) -> Self {
+        assert_eq!(
+            passable.len() as u64,
+            width as u64 * height as u64,
+            "passability has the wrong size"
+        );
+        let mut grid = Grid {
+            width,
+            height,
+            passable,
+            connectivity,
+            corner_cutting: false,
+            region: Vec::new(),
+            region_count: 0,
+        };
+        grid.label_regions();
+        grid
+    }
+
+    /// Returns the grid with diagonal corner cutting allowed or forbidden
+    /// (only matters for 8-connectivity). Regions are relabelled.
+    pub fn with_corner_cutting(mut self, allowed: bool) -> Self {
+        self.corner_cutting = allowed;
+        self.label_regions();
+        self
+    }
+
+    /// Returns the same map with another connectivity.
+    pub fn with_connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self.label_regions();
+        self
+    }
+
+    /// Width in cells.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of cells, passable or not.
+    #[inline]
+    pub fn cell_count(&self) -> usize {
+        self.passable.len()
+    }
+
+    /// The move rule.
+    #[inline]
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
+    /// Whether a diagonal move may pass a blocked corner cell.
+    #[inline]
+    pub fn corner_cutting(&self) -> bool {
+        self.corner_cutting
+    }
+
+    /// The cell at column `x`, row `y`.
+    #[inline]
+    pub fn cell(&self, x: u32, y: u32) -> Cell {
+        debug_assert!(x < self.width && y < self.height);
+        Cell(y * self.width + x)
+    }
+
+    /// The cell at `(x, y)` if it lies on the map.
+    #[inline]
+    pub fn cell_checked(&self, x: i64, y: i64) -> Option<Cell> {
+        if x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64 {
+            Some(self.cell(x as u32, y as u32))
+        } else {
+            None
+        }
+    }
+
+    /// Column and row of a cell.
+    #[inline]
+    pub fn xy(&self, cell: Cell) -> (u32, u32) {
+        (cell.0 % self.width, cell.0 / self.width)
+    }
+
+    /// Whether a unit may stand on the cell.
+    #[inline]
+    pub fn is_passable(&self, cell: Cell) -> bool {
+        self.passable[cell.index()]
+    }
+
+    /// Row-major passability.
+    pub fn passability(&self) -> &[bool] {
+        &self.passable
+    }
+
+    /// Number of passable cells.
+    pub fn passable_count(&self) -> usize {
+        self.passable.iter().filter(|&&p| p).count()
+    }
+
+    /// Connected-region label of a passable cell ([`NO_REGION`] for a blocked one).
+    #[inline]
+    pub fn region(&self, cell: Cell) -> u32 {
+        self.region[cell.index()]
+    }
+
+    /// Number of connected regions.
+    pub fn region_count(&self) -> u32 {
+        self.region_count
+    }
+
+    /// Whether `to` can be reached from `from` at all (ignoring other units). O(1).
+    #[inline]
+    pub fn reachable(&self, from: Cell, to: Cell) -> bool {
+        let r = self.region(from);
+        r != NO_REGION && r == self.region(to)
+    }
+
+    /// Writes the passable neighbours of `cell` into `out` and returns how many.
+    /// Cardinal moves come first, in the order of [`MOVE_OFFSETS`].
+    #[inline]
+    pub fn neighbors(&self, cell: Cell, out: &mut [Cell; 8]) -> usize {
+        let (x, y) = self.xy(cell);
+        let (x, y) = (x as i64, y as i64);
+        let mut n = 0;
+        let mut open = [false; 4];
+        for (k, &(dx, dy)) in MOVE_OFFSETS[..4].iter().enumerate() {
+            if let Some(c) = self.cell_checked(x + dx as i64, y + dy as i64) {
+                if self.passable[c.index()] {
+                    open[k] = true;
+                    out[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        if self.connectivity == Connectivity::Eight {
+            for (k, &(dx, dy)) in MOVE_OFFSETS[4..].iter().enumerate() {
+                if let Some(c) = self.cell_checked(x + dx as i64, y + dy as i64) {
+                    if !self.passable[c.index()] {
+                        continue;
+                    }
+                    // Diagonal k (NE, SE, SW, NW) touches cardinals k and k+1 (mod 4).
+                    let corners_open = open[k] && open[(k + 1) % 4];
+                    if self.corner_cutting || corners_open {
+                        out[n] = c;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether one tick can take a unit from `a` to `b` (a wait counts).
+    pub fn is_move(&self, a: Cell, b: Cell) -> bool {
+        if a == b {
+            return self.is_passable(a);
+        }
+        let mut buf = [Cell(0); 8];
+        let n = self.neighbors(a, &mut buf);
+        buf[..n].contains(&b)
+    }
+
+    /// A lower bound on the number of moves from `a` to `b`: Manhattan for
+    /// 4-connectivity, Chebyshev for 8 (every move costs one tick).
+    #[inline]
+    pub fn grid_distance(&self, a: Cell, b: Cell) -> u32 {
+        let (ax, ay) = self.xy(a);
+        let (bx, by) = self.xy(b);
+        let dx = ax.abs_diff(bx);
+        let dy = ay.abs_diff(by);
+        match self.connectivity {
+            Connectivity::Four => dx + dy,
+            Connectivity::Eight => dx.max(dy),
+        }
+    }
+
+    fn label_regions(&mut self) {
+        let mut region = vec![NO_REGION; self.passable.len()];
+        let mut next = 0u32;
+        let mut stack = Vec::new();
+        let mut buf = [Cell(0); 8];
+        for start in 0..self.passable.len() {
+            if !self.passable[start] || region[start] != NO_REGION {
+                continue;
+            }
+            region[start] = next;
+            stack.push(Cell(start as u32));
+            while let Some(c) = stack.pop() {
+                let n = self.neighbors(c, &mut buf);
+                for &nb in &buf[..n] {
+                    if region[nb.index()] == NO_REGION {
+                        region[nb.index()] = next;
+                        stack.push(nb);
+                    }
+                }
+            }
+            next += 1;
+        }
+        self.region = region;
+        self.region_count = next;
+    }
+
+    /// Sizes of the connected regions, indexed by label.
+    pub fn region_sizes(&self) -> Vec<usize> {
+        let mut sizes = vec![0usize; self.region_count as usize];
+        for &r in &self.region {
+            if r != NO_REGION {
+                sizes[r as usize] += 1;
+            }
+        }
+        sizes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str], c: Connectivity) -> Grid {
+        let h = rows.len() as u32;
+        let w = rows[0].len() as u32;
+        let p = rows.iter().flat_map(|r| r.chars().map(|ch| ch == '.')).collect();
+        Grid::new(w, h, p, c)
+    }
+
+    #[test]
+    fn corner_cutting_rule_controls_diagonals() {
+        let g = grid(&[".@", ".."], Connectivity::Eight);
+        // (0,0) -> (1,1) passes the blocked corner (1,0).
+        assert!(!g.is_move(g.cell(0, 0), g.cell(1, 1)));
+        let g = g.with_corner_cutting(true);
+        assert!(g.is_move(g.cell(0, 0), g.cell(1, 1)));
+    }
+
+    #[test]
+    fn regions_split_by_walls() {
+        let g = grid(&[".@.", ".@.", ".@."], Connectivity::Four);
+        assert_eq!(g.region_count(), 2);
+        assert!(!g.reachable(g.cell(0, 0), g.cell(2, 2)));
+        assert!(g.reachable(g.cell(0, 0), g.cell(0, 2)));
+    }
+
+    #[test]
+    fn diagonal_only_link_counts_with_corner_cutting() {
+        let g = grid(&[".@", "@."], Connectivity::Eight);
+        assert_eq!(g.region_count(), 2);
+        let g = g.with_corner_cutting(true);
+        assert_eq!(g.region_count(), 1);
+    }
+}

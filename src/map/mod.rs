@@ -1,0 +1,14 @@
+//! The static grid, its file formats and the generators for the seeds' random maps.
+
+mod error;
+mod generate;
+mod grid;
+mod movingai;
+
+pub use error::MapError;
+pub use generate::{generate_map, random_instance, GeneratorSpec};
+pub use grid::{Cell, Connectivity, Grid, MOVE_OFFSETS, NO_REGION};
+pub use movingai::{
+    parse_map, parse_scenario, read_map, read_scenario, tile_passable, write_map, Instance,
+    Scenario, ScenarioEntry,
+};

@@ -1,0 +1,5 @@
+//! Search kernels with reusable scratch memory.
+
+mod spatial;
+
+pub use spatial::SpatialAStar;
