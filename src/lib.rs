@@ -8,7 +8,13 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
+pub mod cli;
+pub mod distance;
+pub mod engine;
 pub mod io;
 pub mod map;
+pub mod planner;
+pub mod reservation;
 pub mod search;
 pub mod validate;

@@ -129,12 +129,18 @@ impl PlanFile {
                     .parse()
                     .map_err(|_| err(no, format!("tick must be an integer, found `{t}`")))?;
                 if t != plan.steps.len() {
-                    return Err(err(no, format!("expected tick {}, found {t}", plan.steps.len())));
+                    return Err(err(
+                        no,
+                        format!("expected tick {}, found {t}", plan.steps.len()),
+                    ));
                 }
                 let row = parse_pairs(rest).map_err(|m| err(no, m))?;
                 if let Some(n) = agents {
                     if row.len() != n {
-                        return Err(err(no, format!("tick {t} lists {} units, expected {n}", row.len())));
+                        return Err(err(
+                            no,
+                            format!("tick {t} lists {} units, expected {n}", row.len()),
+                        ));
                     }
                 }
                 plan.steps.push(row);
@@ -167,7 +173,10 @@ impl PlanFile {
                 plan.starts = plan.steps.first().cloned().unwrap_or_default();
             }
             if plan.starts.len() != n {
-                return Err(err(0, format!("agents={n} but {} starts", plan.starts.len())));
+                return Err(err(
+                    0,
+                    format!("agents={n} but {} starts", plan.starts.len()),
+                ));
             }
         }
         if !in_solution {

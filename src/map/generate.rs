@@ -39,7 +39,9 @@ impl std::str::FromStr for GeneratorSpec {
         let width: u32 = w.parse().map_err(|_| bad())?;
         let height: u32 = h.parse().map_err(|_| bad())?;
         if width == 0 || height == 0 || width as u64 * height as u64 > (1 << 30) {
-            return Err(MapError::Invalid(format!("generator spec `{s}`: size out of range")));
+            return Err(MapError::Invalid(format!(
+                "generator spec `{s}`: size out of range"
+            )));
         }
         if !(0.0..1.0).contains(&density) {
             return Err(MapError::Invalid(format!(
@@ -68,7 +70,11 @@ pub fn generate_map(spec: GeneratorSpec, connectivity: Connectivity, seed: u64) 
     }
     let grid = Grid::new(spec.width, spec.height, passable, connectivity);
     let sizes = grid.region_sizes();
-    let Some((largest, _)) = sizes.iter().enumerate().max_by_key(|&(i, &s)| (s, usize::MAX - i)) else {
+    let Some((largest, _)) = sizes
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, &s)| (s, usize::MAX - i))
+    else {
         return grid;
     };
     let passable = (0..n)
@@ -119,7 +125,11 @@ mod tests {
 
     #[test]
     fn instance_has_distinct_starts_and_goals() {
-        let g = Arc::new(generate_map("16x16".parse().unwrap(), Connectivity::Four, 1));
+        let g = Arc::new(generate_map(
+            "16x16".parse().unwrap(),
+            Connectivity::Four,
+            1,
+        ));
         let inst = random_instance(g, 50, 3).unwrap();
         assert!(inst.check_distinct().is_ok());
         assert_eq!(inst.len(), 50);

@@ -301,7 +301,10 @@ mod tests {
     fn grid(rows: &[&str], c: Connectivity) -> Grid {
         let h = rows.len() as u32;
         let w = rows[0].len() as u32;
-        let p = rows.iter().flat_map(|r| r.chars().map(|ch| ch == '.')).collect();
+        let p = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|ch| ch == '.'))
+            .collect();
         Grid::new(w, h, p, c)
     }
 

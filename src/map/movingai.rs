@@ -26,9 +26,9 @@ pub fn tile_passable(ch: char) -> Option<bool> {
 pub fn parse_map(text: &str, path: &Path, connectivity: Connectivity) -> Result<Grid, MapError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
     let mut header = |key: &str| -> Result<(usize, String), MapError> {
-        let (no, line) = lines
-            .next()
-            .ok_or_else(|| MapError::syntax(path, 0, format!("file ends before the `{key}` line")))?;
+        let (no, line) = lines.next().ok_or_else(|| {
+            MapError::syntax(path, 0, format!("file ends before the `{key}` line"))
+        })?;
         let mut parts = line.split_whitespace();
         match parts.next() {
             Some(k) if k == key => Ok((no, parts.collect::<Vec<_>>().join(" "))),
@@ -41,15 +41,27 @@ pub fn parse_map(text: &str, path: &Path, connectivity: Connectivity) -> Result<
     };
     let (_, _kind) = header("type")?;
     let (hl, h) = header("height")?;
-    let height: u32 = h
-        .parse()
-        .map_err(|_| MapError::syntax(path, hl, format!("height must be a positive integer, found `{h}`")))?;
+    let height: u32 = h.parse().map_err(|_| {
+        MapError::syntax(
+            path,
+            hl,
+            format!("height must be a positive integer, found `{h}`"),
+        )
+    })?;
     let (wl, w) = header("width")?;
-    let width: u32 = w
-        .parse()
-        .map_err(|_| MapError::syntax(path, wl, format!("width must be a positive integer, found `{w}`")))?;
+    let width: u32 = w.parse().map_err(|_| {
+        MapError::syntax(
+            path,
+            wl,
+            format!("width must be a positive integer, found `{w}`"),
+        )
+    })?;
     if width == 0 || height == 0 {
-        return Err(MapError::syntax(path, hl, "width and height must be positive"));
+        return Err(MapError::syntax(
+            path,
+            hl,
+            "width and height must be positive",
+        ));
     }
     if width as u64 * height as u64 > u32::MAX as u64 / 2 {
         return Err(MapError::syntax(path, hl, "map too large"));
@@ -109,7 +121,11 @@ pub fn write_map(grid: &Grid) -> String {
     );
     for y in 0..grid.height() {
         for x in 0..grid.width() {
-            s.push(if grid.is_passable(grid.cell(x, y)) { '.' } else { '@' });
+            s.push(if grid.is_passable(grid.cell(x, y)) {
+                '.'
+            } else {
+                '@'
+            });
         }
         s.push('\n');
     }
@@ -155,7 +171,10 @@ pub fn read_scenario(path: &Path) -> Result<Scenario, MapError> {
 
 /// Parses the text of a `.scen` file; `path` is used in error messages.
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, MapError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     match lines.next() {
         Some((_, l)) if l.split_whitespace().collect::<Vec<_>>() == ["version", "1"] => {}
         Some((_, l)) if l.split_whitespace().next() == Some("version") => {
@@ -165,7 +184,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, MapError> {
                 format!("unsupported scenario `{}`; expected `version 1`", l.trim()),
             ))
         }
-        _ => return Err(MapError::syntax(path, 1, "expected `version 1` on the first line")),
+        _ => {
+            return Err(MapError::syntax(
+                path,
+                1,
+                "expected `version 1` on the first line",
+            ))
+        }
     }
     let mut entries = Vec::new();
     let mut map_size = None;
@@ -204,10 +229,18 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, MapError> {
         let start = (int(4, "start x")?, int(5, "start y")?);
         let goal = (int(6, "goal x")?, int(7, "goal y")?);
         let optimal_length: f64 = f[8].trim().parse().map_err(|_| {
-            MapError::syntax(path, no, format!("optimal length must be a number, found `{}`", f[8]))
+            MapError::syntax(
+                path,
+                no,
+                format!("optimal length must be a number, found `{}`", f[8]),
+            )
         })?;
         if !optimal_length.is_finite() || optimal_length < 0.0 {
-            return Err(MapError::syntax(path, no, "optimal length must be a finite non-negative number"));
+            return Err(MapError::syntax(
+                path,
+                no,
+                "optimal length must be a finite non-negative number",
+            ));
         }
         map_size.get_or_insert((width, height));
         entries.push(ScenarioEntry {
@@ -280,9 +313,13 @@ impl Instance {
                 message,
             };
             let place = |(x, y): (u32, u32), what: &str| -> Result<Cell, MapError> {
-                let c = grid
-                    .cell_checked(x as i64, y as i64)
-                    .ok_or_else(|| err(format!("{what} ({x},{y}) is outside the {}x{} map", grid.width(), grid.height())))?;
+                let c = grid.cell_checked(x as i64, y as i64).ok_or_else(|| {
+                    err(format!(
+                        "{what} ({x},{y}) is outside the {}x{} map",
+                        grid.width(),
+                        grid.height()
+                    ))
+                })?;
                 if !grid.is_passable(c) {
                     return Err(err(format!("{what} ({x},{y}) is on a blocked cell")));
                 }
@@ -297,12 +334,13 @@ impl Instance {
             goals,
             map_name: map_name.to_string(),
         };
-        inst.check_distinct().map_err(|(unit, message)| MapError::Unit {
-            path: scenario.path.clone(),
-            line: scenario.entries[unit].line,
-            unit,
-            message,
-        })?;
+        inst.check_distinct()
+            .map_err(|(unit, message)| MapError::Unit {
+                path: scenario.path.clone(),
+                line: scenario.entries[unit].line,
+                unit,
+                message,
+            })?;
         Ok(inst)
     }
 

@@ -127,11 +127,21 @@ mod tests {
     #[test]
     fn finds_shortest_path_around_wall() {
         let rows = ["....", ".@@.", "...."];
-        let p = rows.iter().flat_map(|r| r.chars().map(|c| c == '.')).collect();
+        let p = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '.'))
+            .collect();
         let g = Grid::new(4, 3, p, Connectivity::Four);
         let mut a = SpatialAStar::new(&g);
         let mut path = Vec::new();
-        assert!(a.search(&g, g.cell(0, 1), g.cell(3, 1), |_| false, |c| g.grid_distance(c, g.cell(3, 1)), &mut path));
+        assert!(a.search(
+            &g,
+            g.cell(0, 1),
+            g.cell(3, 1),
+            |_| false,
+            |c| g.grid_distance(c, g.cell(3, 1)),
+            &mut path
+        ));
         assert_eq!(path.len(), 6);
     }
 }

@@ -17,13 +17,30 @@ use crate::map::{Connectivity, Grid};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
     /// A position outside the map.
-    OutOfBounds { tick: usize, unit: usize, at: (u32, u32) },
+    OutOfBounds {
+        tick: usize,
+        unit: usize,
+        at: (u32, u32),
+    },
     /// A position on a blocked cell.
-    Blocked { tick: usize, unit: usize, at: (u32, u32) },
+    Blocked {
+        tick: usize,
+        unit: usize,
+        at: (u32, u32),
+    },
     /// Two consecutive positions that are not one legal move apart.
-    IllegalMove { tick: usize, unit: usize, from: (u32, u32), to: (u32, u32) },
+    IllegalMove {
+        tick: usize,
+        unit: usize,
+        from: (u32, u32),
+        to: (u32, u32),
+    },
     /// Two units on one cell.
-    SharedCell { tick: usize, units: (usize, usize), at: (u32, u32) },
+    SharedCell {
+        tick: usize,
+        units: (usize, usize),
+        at: (u32, u32),
+    },
     /// Two units swapping cells between `tick` and `tick + 1`.
     Swap { tick: usize, units: (usize, usize) },
     /// Two diagonal moves through one 2×2 square between `tick` and `tick + 1`.
@@ -31,7 +48,11 @@ pub enum Violation {
     /// The first row differs from the declared starts.
     WrongStart { unit: usize },
     /// A row lists the wrong number of units.
-    RowLength { tick: usize, found: usize, expected: usize },
+    RowLength {
+        tick: usize,
+        found: usize,
+        expected: usize,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -43,7 +64,12 @@ impl fmt::Display for Violation {
             Violation::Blocked { tick, unit, at } => {
                 write!(f, "tick {tick}: unit {unit} at {at:?} is on a blocked cell")
             }
-            Violation::IllegalMove { tick, unit, from, to } => write!(
+            Violation::IllegalMove {
+                tick,
+                unit,
+                from,
+                to,
+            } => write!(
                 f,
                 "tick {tick}: unit {unit} jumps from {from:?} to {to:?}, not one legal move"
             ),
@@ -67,9 +93,16 @@ impl fmt::Display for Violation {
                 units.1
             ),
             Violation::WrongStart { unit } => {
-                write!(f, "unit {unit}: first position differs from its declared start")
+                write!(
+                    f,
+                    "unit {unit}: first position differs from its declared start"
+                )
             }
-            Violation::RowLength { tick, found, expected } => {
+            Violation::RowLength {
+                tick,
+                found,
+                expected,
+            } => {
                 write!(f, "tick {tick}: {found} positions, expected {expected}")
             }
         }
@@ -122,14 +155,19 @@ fn legal_step(grid: &Grid, a: (u32, u32), b: (u32, u32)) -> bool {
         (1, 1) => {
             grid.connectivity() == Connectivity::Eight
                 && (grid.corner_cutting()
-                    || (grid.is_passable(grid.cell(a.0, b.1)) && grid.is_passable(grid.cell(b.0, a.1))))
+                    || (grid.is_passable(grid.cell(a.0, b.1))
+                        && grid.is_passable(grid.cell(b.0, a.1))))
         }
         _ => false,
     }
 }
 
 /// Checks `steps[t][i]` (unit `i` at tick `t`) against `grid` and the collision rules.
-pub fn validate_steps(grid: &Grid, steps: &[Vec<(u32, u32)>], starts: &[(u32, u32)]) -> ValidationReport {
+pub fn validate_steps(
+    grid: &Grid,
+    steps: &[Vec<(u32, u32)>],
+    starts: &[(u32, u32)],
+) -> ValidationReport {
     let agents = steps.first().map_or(starts.len(), |r| r.len());
     let mut report = ValidationReport {
         agents,
@@ -148,22 +186,38 @@ pub fn validate_steps(grid: &Grid, steps: &[Vec<(u32, u32)>], starts: &[(u32, u3
     let mut diagonal: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     for (t, row) in steps.iter().enumerate() {
         if row.len() != agents {
-            v.push(Violation::RowLength { tick: t, found: row.len(), expected: agents });
+            v.push(Violation::RowLength {
+                tick: t,
+                found: row.len(),
+                expected: agents,
+            });
             continue;
         }
         occupied.clear();
         let mut on_map = true;
         for (i, &p) in row.iter().enumerate() {
             if p.0 >= grid.width() || p.1 >= grid.height() {
-                v.push(Violation::OutOfBounds { tick: t, unit: i, at: p });
+                v.push(Violation::OutOfBounds {
+                    tick: t,
+                    unit: i,
+                    at: p,
+                });
                 on_map = false;
                 continue;
             }
             if !grid.is_passable(grid.cell(p.0, p.1)) {
-                v.push(Violation::Blocked { tick: t, unit: i, at: p });
+                v.push(Violation::Blocked {
+                    tick: t,
+                    unit: i,
+                    at: p,
+                });
             }
             if let Some(j) = occupied.insert(p, i) {
-                v.push(Violation::SharedCell { tick: t, units: (j, i), at: p });
+                v.push(Violation::SharedCell {
+                    tick: t,
+                    units: (j, i),
+                    at: p,
+                });
             }
         }
         let Some(prev) = t.checked_sub(1).map(|p| &steps[p]) else {
@@ -184,18 +238,29 @@ pub fn validate_steps(grid: &Grid, steps: &[Vec<(u32, u32)>], starts: &[(u32, u3
                 continue;
             }
             if !legal_step(grid, a, b) {
-                v.push(Violation::IllegalMove { tick: t - 1, unit: i, from: a, to: b });
+                v.push(Violation::IllegalMove {
+                    tick: t - 1,
+                    unit: i,
+                    from: a,
+                    to: b,
+                });
             }
             if a != b {
                 if let Some(&j) = before.get(&b) {
                     if j != i && row[j] == a && i < j {
-                        v.push(Violation::Swap { tick: t - 1, units: (i, j) });
+                        v.push(Violation::Swap {
+                            tick: t - 1,
+                            units: (i, j),
+                        });
                     }
                 }
                 if a.0 != b.0 && a.1 != b.1 {
                     let square = (a.0.min(b.0), a.1.min(b.1));
                     if let Some(j) = diagonal.insert(square, i) {
-                        v.push(Violation::DiagonalCrossing { tick: t - 1, units: (j, i) });
+                        v.push(Violation::DiagonalCrossing {
+                            tick: t - 1,
+                            units: (j, i),
+                        });
                     }
                 }
             }
@@ -226,10 +291,19 @@ mod tests {
         let g = open(3, 1, Connectivity::Four);
         let steps = vec![vec![(0, 0), (1, 0)], vec![(1, 0), (0, 0)]];
         let r = validate_steps(&g, &steps, &[(0, 0), (1, 0)]);
-        assert_eq!(r.violations, vec![Violation::Swap { tick: 0, units: (0, 1) }]);
+        assert_eq!(
+            r.violations,
+            vec![Violation::Swap {
+                tick: 0,
+                units: (0, 1)
+            }]
+        );
         let steps = vec![vec![(0, 0), (2, 0)], vec![(1, 0), (1, 0)]];
         let r = validate_steps(&g, &steps, &[(0, 0), (2, 0)]);
-        assert!(matches!(r.violations[0], Violation::SharedCell { tick: 1, .. }));
+        assert!(matches!(
+            r.violations[0],
+            Violation::SharedCell { tick: 1, .. }
+        ));
     }
 
     #[test]
@@ -237,7 +311,13 @@ mod tests {
         let g = open(3, 3, Connectivity::Eight);
         let steps = vec![vec![(0, 0), (1, 0)], vec![(1, 1), (0, 1)]];
         let r = validate_steps(&g, &steps, &[(0, 0), (1, 0)]);
-        assert_eq!(r.violations, vec![Violation::DiagonalCrossing { tick: 0, units: (0, 1) }]);
+        assert_eq!(
+            r.violations,
+            vec![Violation::DiagonalCrossing {
+                tick: 0,
+                units: (0, 1)
+            }]
+        );
         let steps = vec![vec![(0, 0)], vec![(2, 0)]];
         let r = validate_steps(&g, &steps, &[(0, 0)]);
         assert!(matches!(r.violations[0], Violation::IllegalMove { .. }));

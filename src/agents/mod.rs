@@ -1,0 +1,7 @@
+//! Struct-of-arrays unit storage: one column per field, plain-old-data types
+//! (`bytemuck::Pod`) so whole columns can be handed to a renderer or across
+//! FFI without copying.
+
+mod store;
+
+pub use store::{AgentFlags, AgentId, Agents};

@@ -1,0 +1,172 @@
+//! The agent columns and each unit's reserved plan.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::map::Cell;
+
+/// A unit's index into every agent column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
+#[repr(transparent)]
+pub struct AgentId(pub u32);
+
+impl AgentId {
+    /// The index into the columns.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Bit flags of a unit's state, one byte per unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(transparent)]
+pub struct AgentFlags(pub u8);
+
+impl AgentFlags {
+    /// The goal lies in another connected region: the unit can never arrive.
+    pub const UNREACHABLE: u8 = 1;
+    /// The unit has been on its goal at least once.
+    pub const ARRIVED: u8 = 2;
+    /// The last search failed; the unit holds its cell until it finds a path.
+    pub const STUCK: u8 = 4;
+
+    /// Whether all bits of `bit` are set.
+    #[inline]
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit == bit
+    }
+}
+
+/// All units, as columns. `plans` holds each unit's reserved path: unit `a`'s
+/// plan occupies `plans[a * plan_capacity ..][.. plan_len[a]]`, its first
+/// entry being the unit's cell at tick `plan_start[a]`. Past the end of its
+/// plan a unit holds its last cell.
+#[derive(Clone, Debug, Default)]
+pub struct Agents {
+    /// Cell each unit stands on now.
+    pub position: Vec<Cell>,
+    /// Where each unit started.
+    pub start: Vec<Cell>,
+    /// Where each unit is going.
+    pub goal: Vec<Cell>,
+    /// Higher plans first within a tick (Silver's unit priorities).
+    pub priority: Vec<u8>,
+    /// State bits, see [`AgentFlags`].
+    pub flags: Vec<AgentFlags>,
+    /// Tick of the first entry of each plan.
+    pub plan_start: Vec<u32>,
+    /// Number of cells in each plan.
+    pub plan_len: Vec<u32>,
+    /// Tick at which each unit next replans.
+    pub next_replan: Vec<u32>,
+    /// Tick each unit first stood on its goal (`u32::MAX`: not yet).
+    pub first_arrival: Vec<u32>,
+    /// Times each unit has had to reroute (LRA*'s agitation).
+    pub agitation: Vec<u32>,
+    /// Flat plan storage, `plan_capacity` cells per unit.
+    pub plans: Vec<Cell>,
+    /// Cells reserved per unit plan at most.
+    pub plan_capacity: usize,
+}
+
+impl Agents {
+    /// Columns for units at `starts` going to `goals`, each with room for a plan
+    /// of `plan_capacity` cells.
+    pub fn new(starts: &[Cell], goals: &[Cell], plan_capacity: usize) -> Self {
+        let n = starts.len();
+        let mut plans = vec![Cell(0); n * plan_capacity];
+        for (i, &s) in starts.iter().enumerate() {
+            plans[i * plan_capacity] = s;
+        }
+        Agents {
+            position: starts.to_vec(),
+            start: starts.to_vec(),
+            goal: goals.to_vec(),
+            priority: vec![0; n],
+            flags: vec![AgentFlags(0); n],
+            plan_start: vec![0; n],
+            plan_len: vec![1; n],
+            next_replan: vec![0; n],
+            first_arrival: vec![u32::MAX; n],
+            agitation: vec![0; n],
+            plans,
+            plan_capacity,
+        }
+    }
+
+    /// Number of units.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    /// Whether there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// All ids, in order.
+    pub fn ids(&self) -> impl Iterator<Item = AgentId> {
+        (0..self.len() as u32).map(AgentId)
+    }
+
+    /// Unit `a`'s reserved plan.
+    #[inline]
+    pub fn plan(&self, a: AgentId) -> &[Cell] {
+        let base = a.index() * self.plan_capacity;
+        &self.plans[base..base + self.plan_len[a.index()] as usize]
+    }
+
+    /// Where unit `a`'s plan puts it at `tick` (its last cell past the end).
+    #[inline]
+    pub fn planned_cell(&self, a: AgentId, tick: u32) -> Cell {
+        let plan = self.plan(a);
+        let start = self.plan_start[a.index()];
+        let i = tick.saturating_sub(start) as usize;
+        plan[i.min(plan.len() - 1)]
+    }
+
+    /// Last tick covered by unit `a`'s plan (it holds its last cell after).
+    #[inline]
+    pub fn plan_end(&self, a: AgentId) -> u32 {
+        self.plan_start[a.index()] + self.plan_len[a.index()] - 1
+    }
+
+    /// Replaces unit `a`'s plan.
+    ///
+    /// # Panics
+    /// If the path is empty or longer than the plan capacity.
+    pub fn set_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) {
+        assert!(
+            !path.is_empty() && path.len() <= self.plan_capacity,
+            "plan does not fit"
+        );
+        let base = a.index() * self.plan_capacity;
+        self.plans[base..base + path.len()].copy_from_slice(path);
+        self.plan_start[a.index()] = start_tick;
+        self.plan_len[a.index()] = path.len() as u32;
+    }
+
+    /// Whether unit `a` stands on its goal.
+    #[inline]
+    pub fn at_goal(&self, a: AgentId) -> bool {
+        self.position[a.index()] == self.goal[a.index()]
+    }
+
+    /// Sets or clears a flag bit of unit `a`.
+    #[inline]
+    pub fn set_flag(&mut self, a: AgentId, bit: u8, on: bool) {
+        let f = &mut self.flags[a.index()].0;
+        if on {
+            *f |= bit;
+        } else {
+            *f &= !bit;
+        }
+    }
+
+    /// The position column as raw bytes, e.g. for a renderer's vertex buffer.
+    pub fn position_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.position)
+    }
+}

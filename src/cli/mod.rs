@@ -1,0 +1,54 @@
+//! The `throng` command line.
+
+mod error;
+pub mod experiment_silver;
+pub mod run;
+pub mod validate;
+
+pub use error::{write_file, CliError};
+
+use clap::{Parser, Subcommand};
+
+/// Throng: cooperative pathfinding for thousands of units.
+#[derive(Parser, Debug)]
+#[command(name = "throng", version, about)]
+pub struct Cli {
+    /// What to do; with none, runs the default scenario.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run one simulation and print its summary.
+    Run(run::RunArgs),
+    /// Check a plan file against a map: exit 1 on any violation.
+    Validate(validate::ValidateArgs),
+    /// Re-run a seed paper's experiment.
+    #[command(subcommand)]
+    Experiment(Experiment),
+}
+
+/// The experiments.
+#[derive(Subcommand, Debug)]
+pub enum Experiment {
+    /// Silver 2005: 10 generated 32×32 maps, 10..100 units, LRA*, CA*, HCA*, WHCA*(8,16,32).
+    Silver(experiment_silver::SilverArgs),
+}
+
+/// Runs the command line; returns the process exit status.
+pub fn main_with(cli: Cli) -> i32 {
+    let result = match cli.command.unwrap_or(Command::Run(run::RunArgs::default())) {
+        Command::Run(args) => run::run(&args).map(|_| 0),
+        Command::Validate(args) => validate::run(&args).map(|ok| if ok { 0 } else { 1 }),
+        Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The measures of Silver's experiments and the engine's timings, computed
+//! from the executed trajectories.
+
+use serde::Serialize;
+
+use crate::map::{Cell, Grid};
+
+/// Everything a run reports; `--summary-json` writes it as one JSON object.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunSummary {
+    /// Planner name.
+    pub planner: String,
+    /// Units.
+    pub agents: usize,
+    /// Units that reached their goal within the turn limit.
+    pub reached: usize,
+    /// `reached / agents`.
+    pub success_rate: f64,
+    /// Units standing on their goal at the end.
+    pub at_goal_at_end: usize,
+    /// Sum over units of the tick after which each stays on its goal (the run's
+    /// length for units that end elsewhere).
+    pub soc: u64,
+    /// Largest such tick.
+    pub makespan: u64,
+    /// Mean turns until a unit first reached its goal (units that reached it).
+    pub mean_path_len: f64,
+    /// Mean shortest-path length of the same units, ignoring the others.
+    pub lower_bound_path_len: f64,
+    /// Mean number of revisits of an already visited cell per unit.
+    pub cycles_per_agent: f64,
+    /// Rule violations found by the validator in the executed plan (must be 0).
+    pub collisions: usize,
+    /// Units whose goal is in another region than their start.
+    pub unreachable: usize,
+    /// Ticks run.
+    pub ticks: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Time to plan every unit before the first tick, ms.
+    pub init_ms: f64,
+    /// Planning time over all ticks, ms.
+    pub plan_ms_total: f64,
+    /// Mean planning time per tick, ms.
+    pub tick_ms_mean: f64,
+    /// 99th percentile of planning time per tick, ms.
+    pub tick_ms_p99: f64,
+    /// Worst planning time of a tick, ms.
+    pub tick_ms_max: f64,
+    /// Ticks that went over the budget.
+    pub budget_overruns: usize,
+    /// Searches run, initial planning included.
+    pub searches: u64,
+    /// Searches that failed (unit kept its old plan).
+    pub failed_searches: u64,
+    /// Space-time nodes expanded.
+    pub expanded: u64,
+    /// True-distance nodes expanded.
+    pub heuristic_expanded: u64,
+}
+
+/// Percentile `p` (0..=100) of `values` by nearest rank.
+pub fn percentile(values: &[f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
+/// Revisits per unit in `trajectory` (tick-major, `n` units per tick): a cycle
+/// is counted each time a unit moves onto a cell it stood on before.
+pub fn count_cycles(grid: &Grid, trajectory: &[Cell], n: usize) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let ticks = trajectory.len() / n;
+    let mut seen = vec![u32::MAX; grid.cell_count()];
+    let mut cycles = 0u64;
+    for a in 0..n {
+        let stamp = a as u32;
+        let mut prev = None;
+        for t in 0..ticks {
+            let c = trajectory[t * n + a];
+            if prev != Some(c) {
+                if seen[c.index()] == stamp {
+                    cycles += 1;
+                }
+                seen[c.index()] = stamp;
+            }
+            prev = Some(c);
+        }
+    }
+    cycles
+}
+
+/// Sum of costs and makespan: for each unit the tick after which it stays on
+/// its goal, or the last tick if it ends elsewhere.
+pub fn soc_and_makespan(trajectory: &[Cell], goals: &[Cell]) -> (u64, u64) {
+    let n = goals.len();
+    if n == 0 {
+        return (0, 0);
+    }
+    let ticks = trajectory.len() / n;
+    let mut soc = 0u64;
+    let mut makespan = 0u64;
+    for (a, &goal) in goals.iter().enumerate() {
+        let mut arrive = 0usize;
+        for t in (0..ticks).rev() {
+            if trajectory[t * n + a] != goal {
+                arrive = t + 1;
+                break;
+            }
+        }
+        let cost = arrive.min(ticks.saturating_sub(1)) as u64;
+        soc += cost;
+        makespan = makespan.max(cost);
+    }
+    (soc, makespan)
+}

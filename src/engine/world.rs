@@ -1,0 +1,116 @@
+//! The state every planner works on: the map, the units and the reservations.
+
+use std::sync::Arc;
+
+use crate::agents::{AgentFlags, AgentId, Agents};
+use crate::map::{Cell, Grid, Instance};
+use crate::reservation::ReservationTable;
+
+/// Map, unit columns and reservation table of one simulation.
+pub struct World {
+    /// The static map.
+    pub grid: Arc<Grid>,
+    /// Every unit, as columns.
+    pub agents: Agents,
+    /// Who stands where and when.
+    pub table: ReservationTable,
+}
+
+impl World {
+    /// A world with every unit on its start, holding it from tick 0.
+    /// `horizon` is how many ticks ahead plans may reserve; `plan_capacity`
+    /// the longest plan a unit keeps.
+    pub fn new(instance: &Instance, horizon: u32, plan_capacity: usize) -> Self {
+        let grid = instance.grid.clone();
+        let mut agents = Agents::new(&instance.starts, &instance.goals, plan_capacity);
+        let table = ReservationTable::new(grid.cell_count(), horizon, instance.len() * 2);
+        for a in agents.ids().collect::<Vec<_>>() {
+            let s = agents.start[a.index()];
+            table.claim(s, 0, a, 0).expect("starts are distinct");
+            table.set_hold(s, 0, a).expect("starts are distinct");
+            if !grid.reachable(s, agents.goal[a.index()]) {
+                agents.set_flag(a, AgentFlags::UNREACHABLE, true);
+            }
+            if s == agents.goal[a.index()] {
+                agents.first_arrival[a.index()] = 0;
+                agents.set_flag(a, AgentFlags::ARRIVED, true);
+            }
+        }
+        World {
+            grid,
+            agents,
+            table,
+        }
+    }
+
+    /// The current tick.
+    #[inline]
+    pub fn now(&self) -> u32 {
+        self.table.now()
+    }
+
+    /// Drops unit `a`'s reservations after the current tick and its hold.
+    pub fn release_plan(&mut self, a: AgentId) {
+        let now = self.now();
+        let start = self.agents.plan_start[a.index()];
+        let plan = self.agents.plan(a);
+        for (i, &c) in plan.iter().enumerate() {
+            let t = start + i as u32;
+            if t > now {
+                self.table.release(c, t, a);
+            }
+        }
+        let last = *plan.last().expect("plans are never empty");
+        self.table.release_hold(last, a);
+    }
+
+    /// Reserves `path` (cell per tick from `start_tick`) for unit `a` and holds
+    /// its last cell from then on. The path must have been searched against
+    /// the table, so every claim succeeds.
+    pub fn commit_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) {
+        let prio = self.agents.priority[a.index()];
+        let now = self.now();
+        for (i, &c) in path.iter().enumerate() {
+            let t = start_tick + i as u32;
+            if t >= now {
+                let r = self.table.claim(c, t, a, prio);
+                debug_assert!(r.is_ok(), "searched path must be claimable: {r:?}");
+            }
+        }
+        let last = *path.last().expect("non-empty path");
+        let r = self
+            .table
+            .set_hold(last, start_tick + path.len() as u32 - 1, a);
+        debug_assert!(r.is_ok(), "searched path end must be holdable");
+        self.agents.set_plan(a, start_tick, path);
+    }
+
+    /// Replans unit `a`: drops its reservations, lets `search` write a new
+    /// path from its cell at the current tick into `path`, and commits it; if
+    /// the search fails, the old plan is reserved again (nobody can have taken
+    /// its cells meanwhile), so a failed search never causes a collision.
+    /// Returns whether a new plan was found.
+    pub fn replan(
+        &mut self,
+        a: AgentId,
+        old: &mut Vec<Cell>,
+        path: &mut Vec<Cell>,
+        search: impl FnOnce(&World, &mut Vec<Cell>) -> bool,
+    ) -> bool {
+        old.clear();
+        old.extend_from_slice(self.agents.plan(a));
+        let old_start = self.agents.plan_start[a.index()];
+        self.release_plan(a);
+        let now = self.now();
+        if search(self, path) && !path.is_empty() {
+            debug_assert_eq!(path[0], self.agents.position[a.index()]);
+            self.commit_plan(a, now, path);
+            self.agents.set_flag(a, AgentFlags::STUCK, false);
+            true
+        } else {
+            self.commit_plan(a, old_start, old);
+            self.agents.set_flag(a, AgentFlags::STUCK, true);
+            false
+        }
+    }
+}

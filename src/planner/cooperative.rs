@@ -1,0 +1,148 @@
+//! Cooperative A* and Hierarchical Cooperative A* (Silver 2005): each unit in
+//! turn searches space-time for a full route around the routes already
+//! reserved, then reserves it. CA* is guided by the Manhattan (or Chebyshev)
+//! distance, HCA* by true distances from a Reverse Resumable A* per unit.
+//! A unit whose search fails keeps its cell and tries again a few ticks later.
+
+use crate::agents::{AgentFlags, AgentId};
+use crate::distance::ReverseResumableAStar;
+use crate::engine::World;
+use crate::map::Cell;
+use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+
+use super::order::rotate_order;
+use super::{Planner, PlannerStats};
+
+/// Ticks between a failed unit's retries.
+const RETRY_INTERVAL: u32 = 4;
+/// Expansion cap of one full-depth search, per passable cell of the map.
+const EXPANSIONS_PER_CELL: usize = 8;
+
+/// CA* (`hierarchical == false`) or HCA* (`true`).
+pub struct CooperativeAStar {
+    hierarchical: bool,
+    max_ticks: u32,
+    rra: Vec<ReverseResumableAStar>,
+    search: SpaceTimeAStar,
+    due: Vec<AgentId>,
+    path: Vec<Cell>,
+    old: Vec<Cell>,
+    max_expansions: usize,
+    stats: PlannerStats,
+}
+
+impl CooperativeAStar {
+    /// A planner for `world` whose routes must end within `max_ticks`.
+    pub fn new(world: &World, hierarchical: bool, max_ticks: u32) -> Self {
+        CooperativeAStar {
+            hierarchical,
+            max_ticks,
+            rra: Vec::new(),
+            search: SpaceTimeAStar::new(),
+            due: Vec::new(),
+            path: Vec::new(),
+            old: Vec::new(),
+            max_expansions: (world.grid.passable_count() * EXPANSIONS_PER_CELL).max(100_000),
+            stats: PlannerStats::default(),
+        }
+    }
+
+    fn plan_unit(&mut self, world: &mut World, a: AgentId) {
+        let i = a.index();
+        let now = world.now();
+        let grid = world.grid.clone();
+        let query = SpaceTimeQuery {
+            agent: a,
+            start: world.agents.position[i],
+            start_tick: now,
+            goal: world.agents.goal[i],
+            depth: Depth::Full(self.max_ticks.saturating_sub(now).max(1)),
+            goal_wait_cost: 1,
+            max_expansions: self.max_expansions,
+        };
+        let before = self.rra.get(i).map_or(0, |r| r.expanded);
+        let search = &mut self.search;
+        let rra = self.rra.get_mut(i);
+        let found = world.replan(a, &mut self.old, &mut self.path, |world, path| match rra {
+            Some(rra) => search.search(
+                &grid,
+                &world.table,
+                &query,
+                &mut |c| rra.distance(&grid, c),
+                &|_| 0,
+                path,
+            ),
+            None => search.search(
+                &grid,
+                &world.table,
+                &query,
+                &mut |c| grid.grid_distance(c, query.goal),
+                &|_| 0,
+                path,
+            ),
+        });
+        self.stats.searches += 1;
+        self.stats.failed_searches += u64::from(!found);
+        self.stats.expanded += self.search.expanded as u64;
+        if let Some(r) = self.rra.get(i) {
+            self.stats.heuristic_expanded += (r.expanded.saturating_sub(before)) as u64;
+        }
+        world.agents.next_replan[i] = if found {
+            u32::MAX
+        } else {
+            now + RETRY_INTERVAL
+        };
+    }
+}
+
+impl Planner for CooperativeAStar {
+    fn name(&self) -> String {
+        if self.hierarchical { "HCA*" } else { "CA*" }.to_string()
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        if self.hierarchical {
+            let grid = world.grid.clone();
+            self.rra = world
+                .agents
+                .ids()
+                .map(|a| {
+                    ReverseResumableAStar::new(
+                        &grid,
+                        world.agents.goal[a.index()],
+                        world.agents.start[a.index()],
+                    )
+                })
+                .collect();
+        }
+        let mut due: Vec<AgentId> = world
+            .agents
+            .ids()
+            .filter(|&a| !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE))
+            .collect();
+        rotate_order(&mut due, &world.agents, 0);
+        for &a in &due {
+            self.plan_unit(world, a);
+        }
+        self.due = due;
+    }
+
+    fn plan_tick(&mut self, world: &mut World) {
+        let now = world.now();
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        due.extend(world.agents.ids().filter(|&a| {
+            world.agents.next_replan[a.index()] <= now
+                && !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE)
+        }));
+        rotate_order(&mut due, &world.agents, now);
+        for &a in &due {
+            self.plan_unit(world, a);
+        }
+        self.due = due;
+    }
+
+    fn stats(&self) -> PlannerStats {
+        self.stats
+    }
+}

@@ -1,0 +1,96 @@
+//! The cooperative planners. Each implements [`Planner`]: plan every unit
+//! before the first tick, then replan the units that are due each tick.
+
+mod cooperative;
+mod lra;
+mod order;
+mod whca;
+
+pub use cooperative::CooperativeAStar;
+pub use lra::LocalRepairAStar;
+pub use whca::WindowedHca;
+
+use crate::engine::World;
+
+/// Counters a planner keeps for the metrics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlannerStats {
+    /// Searches run.
+    pub searches: u64,
+    /// Searches that found no plan (the unit kept its old one).
+    pub failed_searches: u64,
+    /// Space-time (or spatial) nodes expanded.
+    pub expanded: u64,
+    /// True-distance (RRA*) nodes expanded.
+    pub heuristic_expanded: u64,
+}
+
+/// An online planner inside the tick loop.
+pub trait Planner: Send {
+    /// Short name, e.g. `whca(16)`.
+    fn name(&self) -> String;
+    /// Plans every unit before the first tick.
+    fn initialize(&mut self, world: &mut World);
+    /// Replans the units due at the current tick, before the units move.
+    fn plan_tick(&mut self, world: &mut World);
+    /// Counters so far.
+    fn stats(&self) -> PlannerStats;
+}
+
+/// Which planner, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlannerKind {
+    /// Local Repair A* with agitation noise.
+    Lra,
+    /// Cooperative A*: full-depth space-time search, Manhattan heuristic.
+    Ca,
+    /// Hierarchical Cooperative A*: full depth, RRA* true distances.
+    Hca,
+    /// Windowed HCA* with window `w`, replanning every `w/2` ticks.
+    Whca {
+        /// Window size.
+        window: u32,
+    },
+}
+
+impl PlannerKind {
+    /// Parses `lra`, `ca`, `hca` or `whca` (window given separately).
+    pub fn parse(name: &str, window: u32) -> Option<Self> {
+        match name {
+            "lra" => Some(Self::Lra),
+            "ca" => Some(Self::Ca),
+            "hca" => Some(Self::Hca),
+            "whca" => Some(Self::Whca { window }),
+            _ => None,
+        }
+    }
+
+    /// Display name, e.g. `WHCA*(16)`.
+    pub fn label(self) -> String {
+        match self {
+            Self::Lra => "LRA*".into(),
+            Self::Ca => "CA*".into(),
+            Self::Hca => "HCA*".into(),
+            Self::Whca { window } => format!("WHCA*({window})"),
+        }
+    }
+
+    /// How many ticks ahead this planner reserves, given the run's turn limit.
+    pub fn horizon(self, max_ticks: u32) -> u32 {
+        match self {
+            Self::Lra => 2,
+            Self::Ca | Self::Hca => max_ticks + 2,
+            Self::Whca { window } => window + 2,
+        }
+    }
+
+    /// Builds the planner for `world`.
+    pub fn build(self, world: &World, max_ticks: u32, seed: u64) -> Box<dyn Planner> {
+        match self {
+            Self::Lra => Box::new(LocalRepairAStar::new(world, seed)),
+            Self::Ca => Box::new(CooperativeAStar::new(world, false, max_ticks)),
+            Self::Hca => Box::new(CooperativeAStar::new(world, true, max_ticks)),
+            Self::Whca { window } => Box::new(WindowedHca::new(world, window)),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The order in which due units plan within a tick: higher priority first,
+//! then a rotating order so every unit is sometimes first (Silver: "every
+//! agent will have the highest priority for a short period of time").
+
+use crate::agents::{AgentId, Agents};
+
+/// Sorts `due` by priority (high first), then by id rotated by `rotation`.
+pub fn rotate_order(due: &mut [AgentId], agents: &Agents, rotation: u32) {
+    let n = agents.len().max(1) as u32;
+    let r = rotation % n;
+    due.sort_unstable_by_key(|&a| {
+        (
+            std::cmp::Reverse(agents.priority[a.index()]),
+            (a.0 + n - r) % n,
+        )
+    });
+}

@@ -1,0 +1,9 @@
+//! The space-time reservation table: lock-free claims of (cell, tick), holds at
+//! the end of every plan, and requests to make way.
+
+mod entry;
+mod sync;
+mod table;
+
+pub use entry::{Entry, MAX_AGENTS, MAX_CELLS};
+pub use table::{ClaimError, ReservationTable};

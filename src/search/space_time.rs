@@ -1,0 +1,212 @@
+//! Space-time A*: a single unit's search through (cell, tick) around the
+//! reservations of the others, with the wait action.
+//!
+//! Two modes, from Silver (2005):
+//! - *windowed* (WHCA*): the search stops `w` ticks ahead; every node at depth
+//!   `w` gets a terminal edge to the goal costed by the true distance, and a
+//!   wait on the goal costs nothing, so the cheapest window is the one that
+//!   ends nearest the goal and stays there longest;
+//! - *full depth* (CA*, HCA*): the search runs until the unit stands on its
+//!   goal and can stay there for good; every tick costs one.
+//!
+//! Either way the plan's last cell must be free for the unit from its last
+//! tick on (it becomes a hold), so "stay" is always a safe fallback.
+//! Scratch memory is kept between searches; after warm-up a search allocates
+//! nothing.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rustc_hash::FxHashMap;
+
+use crate::agents::AgentId;
+use crate::map::{Cell, Grid};
+use crate::reservation::ReservationTable;
+
+/// How deep a space-time search goes and how it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// WHCA*: exactly `w` ticks, then a terminal edge.
+    Window(u32),
+    /// CA*/HCA*: until the goal is reached and can be held, at most this many ticks.
+    Full(u32),
+}
+
+/// One space-time search's inputs.
+#[derive(Clone, Copy, Debug)]
+pub struct SpaceTimeQuery {
+    /// The searching unit (its own reservations do not block it).
+    pub agent: AgentId,
+    /// Where it stands at `start_tick`.
+    pub start: Cell,
+    /// The tick the search starts from.
+    pub start_tick: u32,
+    /// Its destination.
+    pub goal: Cell,
+    /// Window or full depth.
+    pub depth: Depth,
+    /// Cost of waiting on the goal inside a window: 0 (Silver), or 1 when
+    /// another unit has asked to pass.
+    pub goal_wait_cost: u32,
+    /// Give up after this many expansions.
+    pub max_expansions: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    cell: Cell,
+    depth: u32,
+    g: u32,
+    parent: u32,
+    closed: bool,
+}
+
+const TERMINAL: u32 = 1 << 31;
+
+/// Reusable scratch for space-time searches.
+#[derive(Clone, Debug, Default)]
+pub struct SpaceTimeAStar {
+    nodes: Vec<Node>,
+    index: FxHashMap<u64, u32>,
+    open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// Nodes expanded by the last search.
+    pub expanded: usize,
+}
+
+impl SpaceTimeAStar {
+    /// Empty scratch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn node(&mut self, cell: Cell, depth: u32, g: u32, parent: u32) -> Option<u32> {
+        let key = ((depth as u64) << 32) | cell.0 as u64;
+        match self.index.get(&key) {
+            Some(&id) => {
+                let n = &mut self.nodes[id as usize];
+                if n.closed || n.g <= g {
+                    return None;
+                }
+                n.g = g;
+                n.parent = parent;
+                Some(id)
+            }
+            None => {
+                let id = self.nodes.len() as u32;
+                self.nodes.push(Node {
+                    cell,
+                    depth,
+                    g,
+                    parent,
+                    closed: false,
+                });
+                self.index.insert(key, id);
+                Some(id)
+            }
+        }
+    }
+
+    /// Searches for a plan; on success writes it (one cell per tick, starting
+    /// with `q.start` at `q.start_tick`) into `path` and returns true.
+    ///
+    /// `h(cell)` is the heuristic (true distance for HCA*/WHCA*, Manhattan for
+    /// CA*; for windows it also prices the terminal edge). `end_penalty(cell)`
+    /// is added to a window's terminal edge (used to make way for requests).
+    pub fn search(
+        &mut self,
+        grid: &Grid,
+        table: &ReservationTable,
+        q: &SpaceTimeQuery,
+        h: &mut dyn FnMut(Cell) -> u32,
+        end_penalty: &dyn Fn(Cell) -> u32,
+        path: &mut Vec<Cell>,
+    ) -> bool {
+        path.clear();
+        self.nodes.clear();
+        self.index.clear();
+        self.open.clear();
+        self.expanded = 0;
+        let (max_depth, windowed) = match q.depth {
+            Depth::Window(w) => (w, true),
+            Depth::Full(d) => (d, false),
+        };
+        let max_depth = max_depth.min(table.last_tick().saturating_sub(q.start_tick));
+        let h0 = h(q.start);
+        if h0 == u32::MAX {
+            return false;
+        }
+        let root = self.node(q.start, 0, 0, u32::MAX).expect("fresh scratch");
+        self.open.push(Reverse((h0, u32::MAX, root)));
+        let mut buf = [Cell(0); 8];
+        while let Some(Reverse((_, _, item))) = self.open.pop() {
+            if item & TERMINAL != 0 {
+                let id = item & !TERMINAL;
+                let n = self.nodes[id as usize];
+                if table.free_from(n.cell, q.start_tick + n.depth, q.agent) {
+                    self.reconstruct(id, path);
+                    return true;
+                }
+                continue;
+            }
+            let n = self.nodes[item as usize];
+            if n.closed {
+                continue;
+            }
+            self.nodes[item as usize].closed = true;
+            self.expanded += 1;
+            if self.expanded > q.max_expansions {
+                return false;
+            }
+            let tick = q.start_tick + n.depth;
+            if !windowed && n.cell == q.goal && table.free_from(n.cell, tick, q.agent) {
+                self.reconstruct(item, path);
+                return true;
+            }
+            if windowed && n.depth == max_depth {
+                let hc = h(n.cell);
+                if hc != u32::MAX {
+                    let f = n.g.saturating_add(hc).saturating_add(end_penalty(n.cell));
+                    self.open.push(Reverse((f, 0, item | TERMINAL)));
+                }
+                continue;
+            }
+            if n.depth >= max_depth {
+                continue;
+            }
+            let count = grid.neighbors(n.cell, &mut buf);
+            let depth = n.depth + 1;
+            // Moves, then the wait action.
+            for next in buf[..count].iter().copied().chain(std::iter::once(n.cell)) {
+                if !table.move_is_free(grid, q.agent, n.cell, next, tick) {
+                    continue;
+                }
+                let step = if windowed && next == n.cell && next == q.goal {
+                    q.goal_wait_cost
+                } else {
+                    1
+                };
+                let g = n.g + step;
+                let hn = h(next);
+                if hn == u32::MAX {
+                    continue;
+                }
+                if let Some(id) = self.node(next, depth, g, item) {
+                    self.open.push(Reverse((g + hn, u32::MAX - depth, id)));
+                }
+            }
+        }
+        false
+    }
+
+    fn reconstruct(&self, mut id: u32, path: &mut Vec<Cell>) {
+        loop {
+            let n = self.nodes[id as usize];
+            path.push(n.cell);
+            if n.parent == u32::MAX {
+                break;
+            }
+            id = n.parent;
+        }
+        path.reverse();
+    }
+}
