@@ -2,7 +2,9 @@
 //! tables.
 
 mod bfs;
+mod cell_map;
 mod rra;
 
 pub use bfs::bfs_distances;
+pub use cell_map::{dense_fits, CellMap};
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

@@ -6,12 +6,14 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use rustc_hash::FxHashMap;
+use super::CellMap;
 
 use crate::map::{Cell, Grid};
 
 /// Distance meaning "no path".
 pub const UNREACHABLE: u32 = u32::MAX;
+
+const CLOSED: u32 = 1 << 31;
 
 /// One unit's RRA* search: its own open and closed lists, kept across windows.
 #[derive(Clone, Debug, Default)]
@@ -19,8 +21,9 @@ pub struct ReverseResumableAStar {
     goal: Cell,
     origin: Cell,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
-    g_open: FxHashMap<u32, u32>,
-    closed: FxHashMap<u32, u32>,
+    /// Per cell: 0 unseen, else `g + 1`, with [`CLOSED`] set once closed.
+    state: CellMap,
+    closed_count: usize,
     /// Nodes expanded since the search was (re)started.
     pub expanded: usize,
     /// Times the search was restarted because it grew past its limit.
@@ -30,8 +33,13 @@ pub struct ReverseResumableAStar {
 impl ReverseResumableAStar {
     /// Starts a search from `goal` towards `origin` and runs it until `origin`
     /// is closed (`InitialiseRRA*`).
-    pub fn new(grid: &Grid, goal: Cell, origin: Cell) -> Self {
-        let mut rra = ReverseResumableAStar::default();
+    /// `dense` keeps one word per map cell (fast); otherwise a hash map of
+    /// the cells touched (small).
+    pub fn new(grid: &Grid, goal: Cell, origin: Cell, dense: bool) -> Self {
+        let mut rra = ReverseResumableAStar {
+            state: CellMap::new(grid.cell_count(), dense),
+            ..Default::default()
+        };
         rra.restart(grid, goal, origin);
         rra
     }
@@ -41,10 +49,10 @@ impl ReverseResumableAStar {
         self.goal = goal;
         self.origin = origin;
         self.open.clear();
-        self.g_open.clear();
-        self.closed.clear();
+        self.state.clear();
+        self.closed_count = 0;
         self.expanded = 0;
-        self.g_open.insert(goal.0, 0);
+        self.state.set(goal, 1);
         self.open
             .push(Reverse((grid.grid_distance(goal, origin), 0, goal.0)));
         self.resume(grid, origin);
@@ -57,13 +65,13 @@ impl ReverseResumableAStar {
 
     /// Cells whose true distance is known.
     pub fn closed_len(&self) -> usize {
-        self.closed.len()
+        self.closed_count
     }
 
     /// Resumes the search until `target` is closed (`ResumeRRA*`). Returns
     /// whether it was reached.
     pub fn resume(&mut self, grid: &Grid, target: Cell) -> bool {
-        if self.closed.contains_key(&target.0) {
+        if self.state.get(target) & CLOSED != 0 {
             return true;
         }
         if !grid.reachable(self.goal, target) {
@@ -71,23 +79,24 @@ impl ReverseResumableAStar {
         }
         let mut buf = [Cell(0); 8];
         while let Some(Reverse((_, g, p))) = self.open.pop() {
-            if self.closed.contains_key(&p) || self.g_open.get(&p).is_some_and(|&best| g > best) {
+            let st = self.state.get(Cell(p));
+            if st & CLOSED != 0 || g + 1 > st {
                 continue;
             }
-            self.g_open.remove(&p);
-            self.closed.insert(p, g);
+            self.state.set(Cell(p), (g + 1) | CLOSED);
+            self.closed_count += 1;
             self.expanded += 1;
             // Successors in reverse order, so ties break the same way as the
             // forward search does.
             let n = grid.neighbors(Cell(p), &mut buf);
             for &q in buf[..n].iter().rev() {
-                if self.closed.contains_key(&q.0) {
+                let st = self.state.get(q);
+                if st & CLOSED != 0 {
                     continue;
                 }
                 let qg = g + 1;
-                let better = self.g_open.get(&q.0).is_none_or(|&old| qg < old);
-                if better {
-                    self.g_open.insert(q.0, qg);
+                if st == 0 || qg + 1 < st {
+                    self.state.set(q, qg + 1);
                     let f = qg + grid.grid_distance(q, self.origin);
                     self.open.push(Reverse((f, qg, q.0)));
                 }
@@ -103,11 +112,12 @@ impl ReverseResumableAStar {
     /// search if needed; [`UNREACHABLE`] if there is no path.
     #[inline]
     pub fn distance(&mut self, grid: &Grid, cell: Cell) -> u32 {
-        if let Some(&g) = self.closed.get(&cell.0) {
-            return g;
+        let st = self.state.get(cell);
+        if st & CLOSED != 0 {
+            return (st & !CLOSED) - 1;
         }
         if self.resume(grid, cell) {
-            self.closed[&cell.0]
+            (self.state.get(cell) & !CLOSED) - 1
         } else {
             UNREACHABLE
         }
@@ -129,7 +139,7 @@ mod tests {
                 .collect();
             let goal = free[free.len() / 3];
             let bfs = crate::distance::bfs_distances(&g, goal);
-            let mut rra = ReverseResumableAStar::new(&g, goal, free[0]);
+            let mut rra = ReverseResumableAStar::new(&g, goal, free[0], conn == Connectivity::Four);
             for &c in free.iter().rev() {
                 assert_eq!(rra.distance(&g, c), bfs[c.index()], "cell {c:?} ({conn:?})");
             }

@@ -5,7 +5,7 @@
 //! A unit whose search fails keeps its cell and tries again a few ticks later.
 
 use crate::agents::{AgentFlags, AgentId};
-use crate::distance::ReverseResumableAStar;
+use crate::distance::{dense_fits, ReverseResumableAStar};
 use crate::engine::World;
 use crate::map::Cell;
 use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
@@ -103,6 +103,7 @@ impl Planner for CooperativeAStar {
     fn initialize(&mut self, world: &mut World) {
         if self.hierarchical {
             let grid = world.grid.clone();
+            let dense = dense_fits(grid.cell_count(), world.agents.len());
             self.rra = world
                 .agents
                 .ids()
@@ -111,6 +112,7 @@ impl Planner for CooperativeAStar {
                         &grid,
                         world.agents.goal[a.index()],
                         world.agents.start[a.index()],
+                        dense,
                     )
                 })
                 .collect();

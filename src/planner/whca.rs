@@ -5,7 +5,7 @@
 //! unit parked on its goal can step aside when another asks to pass.
 
 use crate::agents::{AgentFlags, AgentId};
-use crate::distance::{ReverseResumableAStar, UNREACHABLE};
+use crate::distance::{dense_fits, ReverseResumableAStar, UNREACHABLE};
 use crate::engine::World;
 use crate::map::Cell;
 use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
@@ -132,12 +132,18 @@ impl Planner for WindowedHca {
 
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
+        let dense = dense_fits(grid.cell_count(), world.agents.len());
         self.rra = world
             .agents
             .ids()
             .map(|a| {
                 let i = a.index();
-                ReverseResumableAStar::new(&grid, world.agents.goal[i], world.agents.start[i])
+                ReverseResumableAStar::new(
+                    &grid,
+                    world.agents.goal[i],
+                    world.agents.start[i],
+                    dense,
+                )
             })
             .collect();
         self.due.clear();

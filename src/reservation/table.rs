@@ -40,6 +40,7 @@ pub struct ReservationTable {
     mask: usize,
     shift: u32,
     horizon: u32,
+    horizon_shift: u32,
     now: u32,
     holds: Vec<AtomicU64>,
     requests: Vec<AtomicU64>,
@@ -71,6 +72,8 @@ impl ReservationTable {
             "map too large for the reservation table"
         );
         assert!(horizon >= 2, "horizon must cover at least two ticks");
+        // A power of two, so a tick's layer and tag are a mask and a shift.
+        let horizon = horizon.next_power_of_two();
         let capacity = (claims_per_tick.max(16) * 4).next_power_of_two();
         let layers = (0..horizon)
             .map(|_| Layer {
@@ -82,6 +85,7 @@ impl ReservationTable {
             mask: capacity - 1,
             shift: 64 - capacity.trailing_zeros(),
             horizon,
+            horizon_shift: horizon.trailing_zeros(),
             now: 0,
             holds: (0..cells).map(|_| AtomicU64::new(0)).collect(),
             requests: (0..cells).map(|_| AtomicU64::new(0)).collect(),
@@ -94,7 +98,8 @@ impl ReservationTable {
         self.now
     }
 
-    /// How many ticks ahead claims may go (exclusive).
+    /// How many ticks ahead claims may go (exclusive); the requested horizon
+    /// rounded up to a power of two.
     #[inline]
     pub fn horizon(&self) -> u32 {
         self.horizon
@@ -123,7 +128,10 @@ impl ReservationTable {
         let recycled = old + self.horizon;
         if self.tag(recycled) == 0 {
             // Tags repeat every 256 generations: wipe before they could alias.
-            for s in self.layers[(old % self.horizon) as usize].slots.iter() {
+            for s in self.layers[(old & (self.horizon - 1)) as usize]
+                .slots
+                .iter()
+            {
                 s.store(0, Ordering::Relaxed);
             }
         }
@@ -131,7 +139,7 @@ impl ReservationTable {
 
     #[inline]
     fn tag(&self, tick: u32) -> u8 {
-        (tick / self.horizon) as u8
+        (tick >> self.horizon_shift) as u8
     }
 
     #[inline]
@@ -149,7 +157,7 @@ impl ReservationTable {
     /// slot otherwise (`None` if the layer is full).
     #[inline]
     fn probe(&self, cell: Cell, tick: u32) -> Result<(usize, Entry), Option<(usize, u64)>> {
-        let slots = &self.layers[(tick % self.horizon) as usize].slots;
+        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
         let tag = self.tag(tick);
         let mut i = self.home(cell);
         for _ in 0..=self.mask {
@@ -185,7 +193,7 @@ impl ReservationTable {
         if !self.in_ring(tick) {
             return Err(ClaimError::OutOfHorizon);
         }
-        let slots = &self.layers[(tick % self.horizon) as usize].slots;
+        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
         let mine = Entry {
             cell,
             tag: self.tag(tick),
@@ -217,7 +225,7 @@ impl ReservationTable {
         if !self.in_ring(tick) {
             return;
         }
-        let slots = &self.layers[(tick % self.horizon) as usize].slots;
+        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
         if let Ok((i, e)) = self.probe(cell, tick) {
             if e.owner == Some(a) {
                 let released = Entry { owner: None, ..e }.pack();

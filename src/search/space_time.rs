@@ -61,14 +61,86 @@ struct Node {
     closed: bool,
 }
 
-const TERMINAL: u32 = 1 << 31;
+/// Open-list keys pack into one `u64` so the heap compares single words:
+/// bits 63..40 f, bits 39..24 `u16::MAX - depth` (deeper first on ties),
+/// bit 23 terminal edge, bits 22..0 node id.
+const TERMINAL: u64 = 1 << 23;
+const ID_MASK: u64 = TERMINAL - 1;
+/// Most nodes one search may create (the id field's range).
+const MAX_NODES: usize = ID_MASK as usize;
+/// Dense node indexes up to this many (cell, depth) slots; hash map beyond.
+const DENSE_SLOTS: usize = 1 << 24;
+
+#[inline]
+fn key(f: u32, depth: u32, item: u64) -> u64 {
+    ((f.min(0xFF_FFFF) as u64) << 40)
+        | (((u16::MAX as u32).saturating_sub(depth) as u64) << 24)
+        | item
+}
+
+/// (cell, depth) → node id: dense with generation stamps when it fits, else hashed.
+#[derive(Clone, Debug, Default)]
+struct NodeIndex {
+    stamp: Vec<u32>,
+    id: Vec<u32>,
+    generation: u32,
+    cells: usize,
+    dense: bool,
+    sparse: FxHashMap<u64, u32>,
+}
+
+impl NodeIndex {
+    fn reset(&mut self, cells: usize, depths: usize) {
+        self.cells = cells;
+        let slots = cells.saturating_mul(depths);
+        self.dense = slots <= DENSE_SLOTS;
+        if self.dense {
+            if self.stamp.len() < slots {
+                self.stamp = vec![0; slots];
+                self.id = vec![0; slots];
+                self.generation = 0;
+            }
+            self.generation = self.generation.wrapping_add(1);
+            if self.generation == 0 {
+                self.stamp.fill(0);
+                self.generation = 1;
+            }
+        } else {
+            self.sparse.clear();
+        }
+    }
+
+    #[inline]
+    fn get(&self, cell: Cell, depth: u32) -> Option<u32> {
+        if self.dense {
+            let i = depth as usize * self.cells + cell.index();
+            (self.stamp[i] == self.generation).then(|| self.id[i])
+        } else {
+            self.sparse
+                .get(&(((depth as u64) << 32) | cell.0 as u64))
+                .copied()
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, cell: Cell, depth: u32, id: u32) {
+        if self.dense {
+            let i = depth as usize * self.cells + cell.index();
+            self.stamp[i] = self.generation;
+            self.id[i] = id;
+        } else {
+            self.sparse
+                .insert(((depth as u64) << 32) | cell.0 as u64, id);
+        }
+    }
+}
 
 /// Reusable scratch for space-time searches.
 #[derive(Clone, Debug, Default)]
 pub struct SpaceTimeAStar {
     nodes: Vec<Node>,
-    index: FxHashMap<u64, u32>,
-    open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    index: NodeIndex,
+    open: BinaryHeap<Reverse<u64>>,
     /// Nodes expanded by the last search.
     pub expanded: usize,
 }
@@ -80,9 +152,8 @@ impl SpaceTimeAStar {
     }
 
     fn node(&mut self, cell: Cell, depth: u32, g: u32, parent: u32) -> Option<u32> {
-        let key = ((depth as u64) << 32) | cell.0 as u64;
-        match self.index.get(&key) {
-            Some(&id) => {
+        match self.index.get(cell, depth) {
+            Some(id) => {
                 let n = &mut self.nodes[id as usize];
                 if n.closed || n.g <= g {
                     return None;
@@ -92,6 +163,9 @@ impl SpaceTimeAStar {
                 Some(id)
             }
             None => {
+                if self.nodes.len() >= MAX_NODES {
+                    return None;
+                }
                 let id = self.nodes.len() as u32;
                 self.nodes.push(Node {
                     cell,
@@ -100,7 +174,7 @@ impl SpaceTimeAStar {
                     parent,
                     closed: false,
                 });
-                self.index.insert(key, id);
+                self.index.insert(cell, depth, id);
                 Some(id)
             }
         }
@@ -123,24 +197,27 @@ impl SpaceTimeAStar {
     ) -> bool {
         path.clear();
         self.nodes.clear();
-        self.index.clear();
         self.open.clear();
         self.expanded = 0;
         let (max_depth, windowed) = match q.depth {
             Depth::Window(w) => (w, true),
             Depth::Full(d) => (d, false),
         };
-        let max_depth = max_depth.min(table.last_tick().saturating_sub(q.start_tick));
+        let max_depth = max_depth
+            .min(table.last_tick().saturating_sub(q.start_tick))
+            .min(u16::MAX as u32 - 1);
+        self.index.reset(grid.cell_count(), max_depth as usize + 1);
         let h0 = h(q.start);
         if h0 == u32::MAX {
             return false;
         }
         let root = self.node(q.start, 0, 0, u32::MAX).expect("fresh scratch");
-        self.open.push(Reverse((h0, u32::MAX, root)));
+        self.open.push(Reverse(key(h0, 0, root as u64)));
         let mut buf = [Cell(0); 8];
-        while let Some(Reverse((_, _, item))) = self.open.pop() {
-            if item & TERMINAL != 0 {
-                let id = item & !TERMINAL;
+        while let Some(Reverse(k)) = self.open.pop() {
+            let item = (k & ID_MASK) as u32;
+            if k & TERMINAL != 0 {
+                let id = item;
                 let n = self.nodes[id as usize];
                 if table.free_from(n.cell, q.start_tick + n.depth, q.agent) {
                     self.reconstruct(id, path);
@@ -166,7 +243,8 @@ impl SpaceTimeAStar {
                 let hc = h(n.cell);
                 if hc != u32::MAX {
                     let f = n.g.saturating_add(hc).saturating_add(end_penalty(n.cell));
-                    self.open.push(Reverse((f, 0, item | TERMINAL)));
+                    self.open
+                        .push(Reverse(key(f, u16::MAX as u32, TERMINAL | item as u64)));
                 }
                 continue;
             }
@@ -191,7 +269,7 @@ impl SpaceTimeAStar {
                     continue;
                 }
                 if let Some(id) = self.node(next, depth, g, item) {
-                    self.open.push(Reverse((g + hn, u32::MAX - depth, id)));
+                    self.open.push(Reverse(key(g + hn, depth, id as u64)));
                 }
             }
         }
