@@ -15,12 +15,19 @@ pub const UNREACHABLE: u32 = u32::MAX;
 
 const CLOSED: u32 = 1 << 31;
 
+/// Open-list key in one word: f (20 bits), then `0xFFFF - g` (16 bits, deeper
+/// first on ties; wraps harmlessly past 65535), then the cell (28 bits).
+#[inline]
+fn key(f: u32, g: u32, cell: Cell) -> u64 {
+    ((f.min(0xF_FFFF) as u64) << 44) | (((0xFFFF - (g & 0xFFFF)) as u64) << 28) | cell.0 as u64
+}
+
 /// One unit's RRA* search: its own open and closed lists, kept across windows.
 #[derive(Clone, Debug, Default)]
 pub struct ReverseResumableAStar {
     goal: Cell,
     origin: Cell,
-    open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    open: BinaryHeap<Reverse<u64>>,
     /// Per cell: 0 unseen, else `g + 1`, with [`CLOSED`] set once closed.
     state: CellMap,
     closed_count: usize,
@@ -54,7 +61,7 @@ impl ReverseResumableAStar {
         self.expanded = 0;
         self.state.set(goal, 1);
         self.open
-            .push(Reverse((grid.grid_distance(goal, origin), 0, goal.0)));
+            .push(Reverse(key(grid.grid_distance(goal, origin), 0, goal)));
         self.resume(grid, origin);
     }
 
@@ -78,11 +85,13 @@ impl ReverseResumableAStar {
             return false;
         }
         let mut buf = [Cell(0); 8];
-        while let Some(Reverse((_, g, p))) = self.open.pop() {
+        while let Some(Reverse(k)) = self.open.pop() {
+            let p = (k & 0xFFF_FFFF) as u32;
             let st = self.state.get(Cell(p));
-            if st & CLOSED != 0 || g + 1 > st {
+            if st & CLOSED != 0 {
                 continue;
             }
+            let g = st - 1;
             self.state.set(Cell(p), (g + 1) | CLOSED);
             self.closed_count += 1;
             self.expanded += 1;
@@ -98,7 +107,7 @@ impl ReverseResumableAStar {
                 if st == 0 || qg + 1 < st {
                     self.state.set(q, qg + 1);
                     let f = qg + grid.grid_distance(q, self.origin);
-                    self.open.push(Reverse((f, qg, q.0)));
+                    self.open.push(Reverse(key(f, qg, q)));
                 }
             }
             if p == target.0 {

@@ -69,6 +69,11 @@ pub struct Grid {
     corner_cutting: bool,
     region: Vec<u32>,
     region_count: u32,
+    /// Per cell, bit `k` set when the move `MOVE_OFFSETS[k]` is legal: searches
+    /// expand neighbours with a table lookup and a few adds.
+    moves: Vec<u8>,
+    /// Index offset of each move, `dx + dy * width`.
+    move_delta: [i64; 8],
 }
 
 impl Grid {
@@ -90,6 +95,8 @@ impl Grid {
             corner_cutting: false,
             region: Vec::new(),
             region_count: 0,
+            moves: Vec::new(),
+            move_delta: MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64),
         };
         grid.label_regions();
         grid
@@ -201,6 +208,19 @@ impl Grid {
     /// Cardinal moves come first, in the order of [`MOVE_OFFSETS`].
     #[inline]
     pub fn neighbors(&self, cell: Cell, out: &mut [Cell; 8]) -> usize {
+        let mut bits = self.moves[cell.index()];
+        let mut n = 0;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out[n] = Cell((cell.0 as i64 + self.move_delta[k]) as u32);
+            n += 1;
+        }
+        n
+    }
+
+    /// Computes the legal moves of one cell from the map (used to fill the table).
+    fn compute_neighbors(&self, cell: Cell, out: &mut [Cell; 8]) -> usize {
         let (x, y) = self.xy(cell);
         let (x, y) = (x as i64, y as i64);
         let mut n = 0;
@@ -257,6 +277,26 @@ impl Grid {
     }
 
     fn label_regions(&mut self) {
+        let mut moves = vec![0u8; self.passable.len()];
+        let mut buf = [Cell(0); 8];
+        for (i, m) in moves.iter_mut().enumerate() {
+            if !self.passable[i] {
+                continue;
+            }
+            let c = Cell(i as u32);
+            let n = self.compute_neighbors(c, &mut buf);
+            let (x, y) = self.xy(c);
+            for &nb in &buf[..n] {
+                let (nx, ny) = self.xy(nb);
+                let d = (nx as i64 - x as i64, ny as i64 - y as i64);
+                let k = MOVE_OFFSETS
+                    .iter()
+                    .position(|&(dx, dy)| (dx as i64, dy as i64) == d)
+                    .expect("a move");
+                *m |= 1 << k;
+            }
+        }
+        self.moves = moves;
         let mut region = vec![NO_REGION; self.passable.len()];
         let mut next = 0u32;
         let mut stack = Vec::new();

@@ -183,7 +183,24 @@ impl ReservationTable {
         if !self.in_ring(tick) {
             return None;
         }
-        self.probe(cell, tick).ok().and_then(|(_, e)| e.owner)
+        // The hot path of every search: compare raw words, decode only a hit.
+        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
+        let tag = self.tag(tick) as u64;
+        let want = ((cell.0 as u64 + 1) << 8) | tag;
+        let mut i = self.home(cell);
+        for _ in 0..=self.mask {
+            let word = slots[i].load(Ordering::Acquire);
+            let head = word >> 28; // cell + 1 and tag
+            if head == want {
+                let owner = word & 0xFF_FFFF;
+                return (owner != 0).then(|| AgentId(owner as u32 - 1));
+            }
+            if head >> 8 == 0 || head & 0xFF != tag {
+                return None;
+            }
+            i = (i + 1) & self.mask;
+        }
+        None
     }
 
     /// Reserves `cell` at `tick` for unit `a` at `priority` (0..16). Claiming a
