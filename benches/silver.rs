@@ -24,6 +24,7 @@ fn config(planner: PlannerKind) -> SimConfig {
         planner,
         max_ticks: 100,
         seed: 1,
+        ..SimConfig::default()
     }
 }
 

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod io;
 pub mod map;
 pub mod planner;
+pub mod profiling;
 pub mod reservation;
 pub mod search;
 pub mod validate;

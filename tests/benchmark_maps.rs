@@ -40,6 +40,7 @@ fn whca16_with_100_units_is_valid_on_small_benchmark_maps() {
                 planner: PlannerKind::Whca { window: 16 },
                 max_ticks: 300,
                 seed: 1,
+                ..SimConfig::default()
             },
         );
         let summary = sim.run();

@@ -34,6 +34,7 @@ fn all_planners_produce_valid_plans_on_generated_maps() {
                             planner,
                             max_ticks: 100,
                             seed,
+                            ..SimConfig::default()
                         },
                     );
                     let s = sim.run();
@@ -64,6 +65,7 @@ fn corner_cutting_maps_stay_valid() {
                 planner,
                 max_ticks: 80,
                 seed: 5,
+                ..SimConfig::default()
             },
         )
         .run();

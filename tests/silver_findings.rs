@@ -24,6 +24,7 @@ fn mean(planner: PlannerKind, maps: u64) -> (f64, f64, f64, f64) {
                 planner,
                 max_ticks: 100,
                 seed,
+                ..SimConfig::default()
             },
         )
         .run();

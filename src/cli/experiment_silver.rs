@@ -103,6 +103,7 @@ pub fn measure(args: &SilverArgs, progress: &ProgressBar) -> Result<Vec<SilverPo
                         planner,
                         max_ticks: args.max_ticks,
                         seed,
+                        ..SimConfig::default()
                     },
                 );
                 let s = sim.run();

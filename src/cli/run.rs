@@ -1,11 +1,17 @@
 //! `throng run`: one simulation, a summary table, optional plan and JSON files.
+//! Settings come from the command line, then a `--profile` TOML file, then
+//! the defaults (the seed's scenario: a generated 32×32 map with 20%
+//! obstacles, 100 units, WHCA*(16)).
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Deserialize;
 
-use crate::engine::{RunSummary, SimConfig, Simulation};
+use crate::engine::{Budget, RunSummary, SimConfig, Simulation};
 use crate::map::{
     generate_map, random_instance, read_map, read_scenario, Connectivity, GeneratorSpec, Instance,
 };
@@ -13,40 +19,54 @@ use crate::planner::PlannerKind;
 
 use super::error::{write_file, CliError};
 
-/// Options of `throng run`. With none, runs the seed's scenario: a generated
-/// 32×32 map with 20% obstacles, 100 units, WHCA*(16).
-#[derive(Args, Debug, Clone)]
+/// Options of `throng run`; every one may also be set in a profile file
+/// (same names, snake_case). Flags given on the command line win.
+#[derive(Args, Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct RunArgs {
+    /// TOML profile with any of these settings (flags override it).
+    #[arg(long)]
+    #[serde(skip)]
+    pub profile: Option<PathBuf>,
     /// MovingAI `.map` file (needs `--scen`).
-    #[arg(long, requires = "scen", conflicts_with = "generate")]
+    #[arg(long)]
     pub map: Option<PathBuf>,
     /// MovingAI `.scen` file with the units' starts and goals.
-    #[arg(long, requires = "map")]
+    #[arg(long)]
     pub scen: Option<PathBuf>,
-    /// Generate a map instead: `WIDTHxHEIGHT[:DENSITY]`, e.g. `32x32:0.2`.
+    /// Generate a map instead: `WIDTHxHEIGHT[:DENSITY]` [default: 32x32:0.2].
     #[arg(long)]
     pub generate: Option<String>,
-    /// Number of units (first N rows of the scenario).
+    /// Number of units (first N rows of the scenario) [default: 100 generated, all rows of a scenario].
     #[arg(long)]
     pub agents: Option<usize>,
-    /// Planner: lra, ca, hca or whca.
-    #[arg(long, default_value = "whca")]
-    pub planner: String,
-    /// WHCA* window in ticks.
-    #[arg(long, default_value_t = 16)]
-    pub window: u32,
-    /// 4 or 8.
-    #[arg(long, default_value_t = 4)]
-    pub connectivity: u32,
-    /// Let diagonal moves pass blocked corners (8-connectivity only).
+    /// Planner: lra, ca, hca or whca [default: whca].
     #[arg(long)]
-    pub corner_cutting: bool,
-    /// Seed for generated maps, units and planner noise.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Turn limit.
-    #[arg(long, default_value_t = 100)]
-    pub max_ticks: u32,
+    pub planner: Option<String>,
+    /// WHCA* window in ticks [default: 16].
+    #[arg(long)]
+    pub window: Option<u32>,
+    /// 4 or 8 [default: 4].
+    #[arg(long)]
+    pub connectivity: Option<u32>,
+    /// Let diagonal moves pass blocked corners (8-connectivity only).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub corner_cutting: Option<bool>,
+    /// Seed for generated maps, units and planner noise [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Turn limit [default: 100].
+    #[arg(long)]
+    pub max_ticks: Option<u32>,
+    /// Worker threads for the searches [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Wall-clock planning budget per tick, microseconds.
+    #[arg(long)]
+    pub budget_us: Option<u64>,
+    /// Node-expansion budget per tick (deterministic).
+    #[arg(long)]
+    pub budget_nodes: Option<u64>,
     /// Write the executed trajectories here (mapf-visualizer layout).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -55,27 +75,55 @@ pub struct RunArgs {
     pub summary_json: Option<PathBuf>,
     /// Print nothing but errors.
     #[arg(long)]
+    #[serde(skip)]
     pub quiet: bool,
 }
 
-impl Default for RunArgs {
-    fn default() -> Self {
+macro_rules! overlay {
+    ($cli:expr, $file:expr, $($field:ident),*) => {
         RunArgs {
-            map: None,
-            scen: None,
-            generate: None,
-            agents: None,
-            planner: "whca".into(),
-            window: 16,
-            connectivity: 4,
-            corner_cutting: false,
-            seed: 1,
-            max_ticks: 100,
-            out: None,
-            summary_json: None,
-            quiet: false,
+            profile: $cli.profile.clone(),
+            quiet: $cli.quiet,
+            $($field: $cli.$field.clone().or($file.$field.clone()),)*
         }
+    };
+}
+
+impl RunArgs {
+    /// These arguments with the unset ones taken from the `--profile` file.
+    pub fn with_profile(&self) -> Result<RunArgs, CliError> {
+        let Some(path) = &self.profile else {
+            return Ok(self.clone());
+        };
+        let file = read_profile(path)?;
+        Ok(overlay!(
+            self,
+            file,
+            map,
+            scen,
+            generate,
+            agents,
+            planner,
+            window,
+            connectivity,
+            corner_cutting,
+            seed,
+            max_ticks,
+            threads,
+            budget_us,
+            budget_nodes,
+            out,
+            summary_json
+        ))
     }
+}
+
+/// Reads a TOML profile: the same settings as the command line.
+pub fn read_profile(path: &Path) -> Result<RunArgs, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Other(format!("{}: cannot read profile: {e}", path.display())))?;
+    toml::from_str(&text)
+        .map_err(|e| CliError::Other(format!("{}: {}", path.display(), e.to_string().trim_end())))
 }
 
 /// Parses `4`/`8` into a connectivity.
@@ -84,12 +132,14 @@ pub fn parse_connectivity(n: u32) -> Result<Connectivity, CliError> {
         .ok_or_else(|| CliError::Usage(format!("--connectivity must be 4 or 8, not {n}")))
 }
 
-/// Loads or generates the instance the arguments describe.
+/// Loads or generates the instance the (profile-merged) arguments describe.
 pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
-    let conn = parse_connectivity(args.connectivity)?;
-    match (&args.map, &args.scen) {
-        (Some(map), Some(scen)) => {
-            let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(args.corner_cutting));
+    let conn = parse_connectivity(args.connectivity.unwrap_or(4))?;
+    let cutting = args.corner_cutting.unwrap_or(false);
+    let seed = args.seed.unwrap_or(1);
+    match (&args.map, &args.scen, &args.generate) {
+        (Some(map), Some(scen), None) => {
+            let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(cutting));
             let scenario = read_scenario(scen)?;
             let name = map
                 .file_name()
@@ -101,44 +151,75 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
                 &name,
             )?)
         }
-        (None, None) => {
-            let spec: GeneratorSpec = args.generate.as_deref().unwrap_or("32x32:0.2").parse()?;
-            let grid = Arc::new(
-                generate_map(spec, conn, args.seed).with_corner_cutting(args.corner_cutting),
-            );
-            let mut inst = random_instance(grid, args.agents.unwrap_or(100), args.seed)?;
-            inst.map_name = format!("generated-{}x{}-{}", spec.width, spec.height, args.seed);
+        (None, None, generate) => {
+            let spec: GeneratorSpec = generate.as_deref().unwrap_or("32x32:0.2").parse()?;
+            let grid = Arc::new(generate_map(spec, conn, seed).with_corner_cutting(cutting));
+            let mut inst = random_instance(grid, args.agents.unwrap_or(100), seed)?;
+            inst.map_name = format!("generated-{}x{}-{}", spec.width, spec.height, seed);
             Ok(inst)
         }
+        (_, _, Some(_)) => Err(CliError::Usage(
+            "--generate cannot be combined with --map/--scen".into(),
+        )),
         _ => Err(CliError::Usage("--map and --scen go together".into())),
     }
 }
 
-/// Runs the simulation the arguments describe and returns its summary.
-pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
-    let planner = PlannerKind::parse(&args.planner, args.window).ok_or_else(|| {
-        CliError::Usage(format!(
-            "unknown planner `{}`; expected lra, ca, hca or whca",
-            args.planner
-        ))
-    })?;
-    if args.window < 2 {
+/// The simulation settings the arguments describe.
+pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
+    let window = args.window.unwrap_or(16);
+    if window < 2 {
         return Err(CliError::Usage("--window must be at least 2".into()));
     }
-    let instance = load_instance(args)?;
+    let name = args.planner.as_deref().unwrap_or("whca");
+    let planner = PlannerKind::parse(name, window).ok_or_else(|| {
+        CliError::Usage(format!(
+            "unknown planner `{name}`; expected lra, ca, hca or whca"
+        ))
+    })?;
+    Ok(SimConfig {
+        planner,
+        max_ticks: args.max_ticks.unwrap_or(100),
+        seed: args.seed.unwrap_or(1),
+        threads: args.threads.unwrap_or(0),
+        budget: Budget {
+            wall_us: args.budget_us,
+            nodes: args.budget_nodes,
+        },
+    })
+}
+
+/// Runs the simulation the arguments describe and returns its summary.
+pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
+    let args = args.with_profile()?;
+    let config = sim_config(&args)?;
+    let instance = load_instance(&args)?;
     for unit in instance.unreachable_units() {
         if !args.quiet {
             let (x, y) = instance.grid.xy(instance.goals[unit]);
             eprintln!("warning: unit {unit}: goal ({x},{y}) cannot be reached from its start; it counts as failed");
         }
     }
-    let config = SimConfig {
-        planner,
-        max_ticks: args.max_ticks,
-        seed: args.seed,
-    };
     let mut sim = Simulation::new(&instance, config);
-    let summary = sim.run();
+    let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {
+        let bar = ProgressBar::new(config.max_ticks as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} tick {pos}/{len} {elapsed_precise} {msg}")
+                .expect("valid template"),
+        );
+        bar
+    });
+    sim.initialize();
+    while sim.ticks() < config.max_ticks && !sim.all_home() {
+        sim.step();
+        if let Some(bar) = &bar {
+            bar.set_position(sim.ticks() as u64);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let summary = sim.summary();
     if let Some(path) = &args.out {
         write_file(path, sim.plan_file().to_text())?;
     }
@@ -180,7 +261,12 @@ pub fn print_summary(s: &RunSummary) {
         s.tick_ms_mean, s.tick_ms_p99, s.tick_ms_max, s.plan_ms_total
     );
     println!(
-        "searches             {} ({} failed), {} nodes expanded, {} heuristic nodes",
-        s.searches, s.failed_searches, s.expanded, s.heuristic_expanded
+        "budget               {} overruns (worst +{:.3} ms), {} searches carried over",
+        s.budget_overruns, s.worst_overrun_ms, s.carried_over
     );
+    println!(
+        "searches             {} ({} failed, {} re-run after a commit conflict), {} nodes, {} heuristic nodes",
+        s.searches, s.failed_searches, s.commit_conflicts, s.expanded, s.heuristic_expanded
+    );
+    println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

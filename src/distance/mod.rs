@@ -3,8 +3,10 @@
 
 mod bfs;
 mod cell_map;
+mod goal_distances;
 mod rra;
 
 pub use bfs::bfs_distances;
 pub use cell_map::{dense_fits, CellMap};
+pub use goal_distances::{unit_heuristics, Heuristic};
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

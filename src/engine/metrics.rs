@@ -47,8 +47,16 @@ pub struct RunSummary {
     pub tick_ms_p99: f64,
     /// Worst planning time of a tick, ms.
     pub tick_ms_max: f64,
-    /// Ticks that went over the budget.
+    /// Ticks that went over the wall-clock budget.
     pub budget_overruns: usize,
+    /// Worst excess over the budget, ms.
+    pub worst_overrun_ms: f64,
+    /// Due searches moved to a later tick for lack of budget.
+    pub carried_over: u64,
+    /// Searches re-run because an earlier commit of their batch took their path.
+    pub commit_conflicts: u64,
+    /// Peak resident memory of the process, MiB (0 where unknown).
+    pub peak_memory_mb: f64,
     /// Searches run, initial planning included.
     pub searches: u64,
     /// Searches that failed (unit kept its old plan).
@@ -119,4 +127,18 @@ pub fn soc_and_makespan(trajectory: &[Cell], goals: &[Cell]) -> (u64, u64) {
         makespan = makespan.max(cost);
     }
     (soc, makespan)
+}
+
+/// Peak resident set size of this process in MiB, from `/proc/self/status`
+/// (0 where that is not available).
+pub fn peak_memory_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
 }

@@ -11,7 +11,7 @@ use crate::search::SpatialAStar;
 use crate::validate::validate_steps;
 
 use super::metrics::{count_cycles, percentile, soc_and_makespan, RunSummary};
-use super::World;
+use super::{Budget, World};
 
 /// Settings of one run.
 #[derive(Clone, Copy, Debug)]
@@ -22,6 +22,10 @@ pub struct SimConfig {
     pub max_ticks: u32,
     /// Seed for planners that draw random numbers (LRA*).
     pub seed: u64,
+    /// Worker threads for the searches (0: all cores).
+    pub threads: usize,
+    /// Planning budget per tick.
+    pub budget: Budget,
 }
 
 impl Default for SimConfig {
@@ -30,6 +34,8 @@ impl Default for SimConfig {
             planner: PlannerKind::Whca { window: 16 },
             max_ticks: 100,
             seed: 1,
+            threads: 1,
+            budget: Budget::default(),
         }
     }
 }
@@ -52,7 +58,8 @@ impl Simulation {
         let horizon = config.planner.horizon(config.max_ticks);
         let capacity = horizon as usize;
         let world = World::new(instance, horizon, capacity);
-        let planner = config.planner.build(&world, config.max_ticks, config.seed);
+        crate::profiling::init();
+        let planner = config.planner.build(&world, &config);
         let mut trajectory = Vec::with_capacity(instance.len() * (config.max_ticks as usize + 1));
         trajectory.extend_from_slice(&world.agents.position);
         Simulation {
@@ -75,14 +82,21 @@ impl Simulation {
 
     /// One tick: replan the due units (timed), then move every unit.
     pub fn step(&mut self) {
+        crate::profile_zone!("tick");
         let t0 = Instant::now();
         self.planner.plan_tick(&mut self.world);
-        self.tick_ms.push(t0.elapsed().as_secs_f64() * 1e3);
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.tick_ms.push(ms);
+        if let Some(us) = self.config.budget.wall_us {
+            crate::profile_plot!("budget use", ms * 1e3 / us.max(1) as f64);
+        }
         self.execute();
+        crate::profile_frame!();
     }
 
     /// Moves every unit to where its plan puts it at the next tick.
     fn execute(&mut self) {
+        crate::profile_zone!("execute");
         let world = &mut self.world;
         let next_tick = world.now() + 1;
         for i in 0..world.agents.len() {
@@ -157,6 +171,22 @@ impl Simulation {
         }
     }
 
+    /// Ticks whose planning went over the wall-clock budget, and the worst
+    /// excess in ms.
+    fn overruns(&self) -> (usize, f64) {
+        let Some(us) = self.config.budget.wall_us else {
+            return (0, 0.0);
+        };
+        let budget_ms = us as f64 / 1e3;
+        let over: Vec<f64> = self
+            .tick_ms
+            .iter()
+            .map(|&t| t - budget_ms)
+            .filter(|&d| d > 0.0)
+            .collect();
+        (over.len(), over.iter().copied().fold(0.0, f64::max))
+    }
+
     /// The run's measures so far.
     pub fn summary(&self) -> RunSummary {
         let ag = &self.world.agents;
@@ -217,7 +247,7 @@ impl Simulation {
                 .filter(|&i| ag.flags[i].has(AgentFlags::UNREACHABLE))
                 .count(),
             ticks: self.ticks(),
-            threads: 1,
+            threads: self.planner.threads(),
             init_ms: self.init_ms,
             plan_ms_total: plan_total,
             tick_ms_mean: if self.tick_ms.is_empty() {
@@ -227,7 +257,11 @@ impl Simulation {
             },
             tick_ms_p99: percentile(&self.tick_ms, 99.0),
             tick_ms_max: self.tick_ms.iter().copied().fold(0.0, f64::max),
-            budget_overruns: 0,
+            budget_overruns: self.overruns().0,
+            worst_overrun_ms: self.overruns().1,
+            carried_over: stats.carried_over,
+            commit_conflicts: stats.commit_conflicts,
+            peak_memory_mb: super::metrics::peak_memory_mb(),
             searches: stats.searches,
             failed_searches: stats.failed_searches,
             expanded: stats.expanded,

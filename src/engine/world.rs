@@ -113,4 +113,38 @@ impl World {
             false
         }
     }
+
+    /// Whether `path` (from the unit's cell at the current tick) is legal for
+    /// unit `a` against the table as it stands: every step free, no swap, no
+    /// crossing, and its last cell free for good.
+    pub fn path_is_free(&self, a: AgentId, path: &[Cell]) -> bool {
+        let now = self.now();
+        path.windows(2).enumerate().all(|(i, w)| {
+            self.table
+                .move_is_free(&self.grid, a, w[0], w[1], now + i as u32)
+        }) && path
+            .last()
+            .is_some_and(|&c| self.table.free_from(c, now + path.len() as u32 - 1, a))
+    }
+
+    /// Replaces unit `a`'s plan by `path` if it is still legal now that other
+    /// units may have committed since it was searched; otherwise keeps the old
+    /// plan. `old` is scratch. Returns whether the new plan was committed.
+    pub fn try_replace_plan(&mut self, a: AgentId, path: &[Cell], old: &mut Vec<Cell>) -> bool {
+        old.clear();
+        old.extend_from_slice(self.agents.plan(a));
+        let old_start = self.agents.plan_start[a.index()];
+        self.release_plan(a);
+        if !path.is_empty()
+            && path[0] == self.agents.position[a.index()]
+            && self.path_is_free(a, path)
+        {
+            let now = self.now();
+            self.commit_plan(a, now, path);
+            true
+        } else {
+            self.commit_plan(a, old_start, old);
+            false
+        }
+    }
 }

@@ -10,7 +10,7 @@ pub use cooperative::CooperativeAStar;
 pub use lra::LocalRepairAStar;
 pub use whca::WindowedHca;
 
-use crate::engine::World;
+use crate::engine::{SimConfig, World};
 
 /// Counters a planner keeps for the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,6 +23,11 @@ pub struct PlannerStats {
     pub expanded: u64,
     /// True-distance (RRA*) nodes expanded.
     pub heuristic_expanded: u64,
+    /// Searches whose result conflicted with an earlier commit of the same
+    /// batch and were run again.
+    pub commit_conflicts: u64,
+    /// Due searches that did not fit a tick's budget and moved to the next.
+    pub carried_over: u64,
 }
 
 /// An online planner inside the tick loop.
@@ -35,6 +40,10 @@ pub trait Planner: Send {
     fn plan_tick(&mut self, world: &mut World);
     /// Counters so far.
     fn stats(&self) -> PlannerStats;
+    /// Worker threads it searches on.
+    fn threads(&self) -> usize {
+        1
+    }
 }
 
 /// Which planner, with its parameters.
@@ -84,13 +93,18 @@ impl PlannerKind {
         }
     }
 
-    /// Builds the planner for `world`.
-    pub fn build(self, world: &World, max_ticks: u32, seed: u64) -> Box<dyn Planner> {
+    /// Builds the planner for `world` with the run's settings.
+    pub fn build(self, world: &World, config: &SimConfig) -> Box<dyn Planner> {
         match self {
-            Self::Lra => Box::new(LocalRepairAStar::new(world, seed)),
-            Self::Ca => Box::new(CooperativeAStar::new(world, false, max_ticks)),
-            Self::Hca => Box::new(CooperativeAStar::new(world, true, max_ticks)),
-            Self::Whca { window } => Box::new(WindowedHca::new(world, window)),
+            Self::Lra => Box::new(LocalRepairAStar::new(world, config.seed)),
+            Self::Ca => Box::new(CooperativeAStar::new(world, false, config.max_ticks)),
+            Self::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
+            Self::Whca { window } => Box::new(WindowedHca::new(
+                world,
+                window,
+                config.threads,
+                config.budget,
+            )),
         }
     }
 }

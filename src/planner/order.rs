@@ -4,13 +4,15 @@
 
 use crate::agents::{AgentId, Agents};
 
-/// Sorts `due` by priority (high first), then by id rotated by `rotation`.
+/// Sorts `due` by priority (high first), then by how long each has been due
+/// (carried-over work first), then by id rotated by `rotation`.
 pub fn rotate_order(due: &mut [AgentId], agents: &Agents, rotation: u32) {
     let n = agents.len().max(1) as u32;
     let r = rotation % n;
     due.sort_unstable_by_key(|&a| {
         (
             std::cmp::Reverse(agents.priority[a.index()]),
+            agents.next_replan[a.index()],
             (a.0 + n - r) % n,
         )
     });

@@ -1,117 +1,197 @@
 //! Windowed Hierarchical Cooperative A* (Silver 2005): each unit reserves a
-//! `w`-tick window found by space-time A* guided by its own Reverse Resumable
-//! A* true distances, and replans every `w/2` ticks, staggered so about
-//! `2n/w` units replan per tick. Units keep planning after they arrive, so a
-//! unit parked on its goal can step aside when another asks to pass.
+//! `w`-tick window found by space-time A* guided by true distances (its own
+//! Reverse Resumable A*, or a table shared with units bound for the same
+//! goal), and replans every `w/2` ticks, staggered so about `2n/w` units
+//! replan per tick. Units keep planning after they arrive, so a unit parked on
+//! its goal can step aside when another asks to pass.
+//!
+//! Searches run in batches on the engine's worker pool (see
+//! [`crate::engine::Scheduler`]) and are committed in priority order, within
+//! a per-tick budget; what does not fit carries over to the next tick while
+//! the units follow the reserved part of their last plan.
+
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
 
 use crate::agents::{AgentFlags, AgentId};
-use crate::distance::{dense_fits, ReverseResumableAStar, UNREACHABLE};
-use crate::engine::World;
+use crate::distance::{unit_heuristics, Heuristic, UNREACHABLE};
+use crate::engine::{Budget, Scheduler, World};
 use crate::map::Cell;
-use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+use crate::search::{Depth, SpaceTimeQuery};
 
 use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
 /// Expansion cap of one windowed search, per tick of window.
-const EXPANSIONS_PER_WINDOW_TICK: usize = 2048;
+const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
+/// Rounds of re-searching units whose result conflicted at commit, per tick.
+const MAX_ROUNDS: usize = 4;
+/// Units searched together before their results are committed. Fixed, so
+/// the outcome does not depend on the thread count.
+pub const DEFAULT_BATCH: usize = 128;
 
-/// The WHCA* planner's state: one RRA* per unit plus reusable scratch.
+/// The WHCA* planner's state.
 pub struct WindowedHca {
     window: u32,
-    rra: Vec<ReverseResumableAStar>,
-    search: SpaceTimeAStar,
+    heuristics: Vec<Mutex<Heuristic>>,
+    shared_tables: usize,
+    scheduler: Scheduler,
+    budget: Budget,
+    batch_size: usize,
     due: Vec<AgentId>,
-    path: Vec<Cell>,
+    retry: Vec<AgentId>,
     old: Vec<Cell>,
     stats: PlannerStats,
 }
 
+/// What one call to [`WindowedHca::plan_units`] did.
+#[derive(Clone, Copy, Debug, Default)]
+struct Round {
+    searches: u64,
+    nodes: u64,
+    carried: u64,
+}
+
 impl WindowedHca {
-    /// A planner with window `window` (at least 2) for the units of `world`.
-    pub fn new(world: &World, window: u32) -> Self {
+    /// A planner with window `window` (at least 2), searching on `threads`
+    /// workers (0: all cores) within `budget` per tick.
+    pub fn new(world: &World, window: u32, threads: usize, budget: Budget) -> Self {
         let window = window.max(2);
         WindowedHca {
             window,
-            rra: Vec::with_capacity(world.agents.len()),
-            search: SpaceTimeAStar::new(),
+            heuristics: Vec::new(),
+            shared_tables: 0,
+            scheduler: Scheduler::new(threads, window as usize + 1),
+            budget,
+            batch_size: DEFAULT_BATCH,
             due: Vec::with_capacity(world.agents.len()),
-            path: Vec::with_capacity(window as usize + 1),
+            retry: Vec::with_capacity(world.agents.len()),
             old: Vec::with_capacity(window as usize + 1),
             stats: PlannerStats::default(),
         }
     }
 
-    fn replan(&mut self, world: &mut World, a: AgentId) {
-        let i = a.index();
-        let now = world.now();
-        let pos = world.agents.position[i];
-        let goal = world.agents.goal[i];
-        let w = self.window;
-        // A request on our cell from another unit (recent enough) makes
-        // staying costly, so we step aside if there is room.
-        let recent =
-            |c: Cell| matches!(world.table.request_on(c), Some((b, t)) if b != a && t + w >= now);
-        let goal_wait_cost = u32::from(recent(goal));
-        let rra = &mut self.rra[i];
-        let grid = world.grid.clone();
-        let before = rra.expanded;
-        let query = SpaceTimeQuery {
-            agent: a,
-            start: pos,
-            start_tick: now,
-            goal,
-            depth: Depth::Window(w),
-            goal_wait_cost,
-            max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
-        };
-        let search = &mut self.search;
-        let found = world.replan(a, &mut self.old, &mut self.path, |world, path| {
-            let penalty = |c: Cell| {
-                if matches!(world.table.request_on(c), Some((b, t)) if b != a && t + w >= now) {
-                    w
-                } else {
-                    0
-                }
-            };
-            search.search(
-                &grid,
-                &world.table,
-                &query,
-                &mut |c| rra.distance(&grid, c),
-                &penalty,
-                path,
-            )
-        });
-        self.stats.searches += 1;
-        self.stats.failed_searches += u64::from(!found);
-        self.stats.expanded += self.search.expanded as u64;
-        // Ask units parked on our way to make room.
-        let end = *world.agents.plan(a).last().expect("plans are never empty");
-        if end != goal {
-            self.request_way(world, a, pos);
-        }
-        self.stats.heuristic_expanded +=
-            (self.rra[i].expanded - before.min(self.rra[i].expanded)) as u64;
-        let next = if found { now + (w / 2).max(1) } else { now + 1 };
-        world.agents.next_replan[i] = next;
+    /// True-distance tables shared by units with a common goal.
+    pub fn shared_tables(&self) -> usize {
+        self.shared_tables
     }
 
-    /// Follows the true-distance gradient from `from` and leaves a request on
-    /// every cell held by another unit along it.
-    fn request_way(&mut self, world: &World, a: AgentId, from: Cell) {
-        let grid = &world.grid;
-        let rra = &mut self.rra[a.index()];
+    /// Plans `units` (in order) in batches; returns what it did. Units it had
+    /// no budget for stay due.
+    fn plan_units(
+        &mut self,
+        world: &mut World,
+        units: &mut Vec<AgentId>,
+        budget: Budget,
+        started: Instant,
+    ) -> Round {
+        let w = self.window;
         let now = world.now();
-        let mut cur = from;
-        let mut d = rra.distance(grid, cur);
+        let deadline = budget.wall_us.map(|us| started + Duration::from_micros(us));
+        let mut round = Round::default();
+        let mut rounds = 0;
+        while !units.is_empty() && rounds < MAX_ROUNDS {
+            rounds += 1;
+            self.retry.clear();
+            let mut next = 0;
+            while next < units.len() {
+                if budget.nodes.is_some_and(|b| round.nodes >= b)
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    break;
+                }
+                let end = (next + self.batch_size).min(units.len());
+                let batch = &units[next..end];
+                {
+                    crate::profile_zone!("search batch");
+                    let heuristics = &self.heuristics;
+                    let world_ref: &World = world;
+                    let grid = &*world_ref.grid;
+                    self.scheduler.run_batch(batch, deadline, |a, scratch| {
+                        let i = a.index();
+                        let goal = world_ref.agents.goal[i];
+                        let requested = |c: Cell| {
+                            matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now)
+                        };
+                        let query = SpaceTimeQuery {
+                            agent: a,
+                            start: world_ref.agents.position[i],
+                            start_tick: now,
+                            goal,
+                            depth: Depth::Window(w),
+                            goal_wait_cost: u32::from(requested(goal)),
+                            max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
+                        };
+                        let mut h = heuristics[i].lock();
+                        let before = h.expanded();
+                        let penalty = |c: Cell| if requested(c) { w } else { 0 };
+                        let found = scratch.search.search(
+                            grid,
+                            &world_ref.table,
+                            &query,
+                            &mut |c| h.distance(grid, c),
+                            &penalty,
+                            &mut scratch.path,
+                        );
+                        (found, (scratch.search.expanded + h.expanded() - before) as u32)
+                    });
+                }
+                crate::profile_zone!("commit");
+                for (k, &a) in units[next..end].iter().enumerate() {
+                    let outcome = self.scheduler.outcome(k);
+                    if !outcome.ran {
+                        // Out of time: stays due for the next tick.
+                        round.carried += 1;
+                        continue;
+                    }
+                    round.searches += 1;
+                    round.nodes += outcome.expanded as u64;
+                    self.stats.expanded += outcome.expanded as u64;
+                    let i = a.index();
+                    if !outcome.found {
+                        self.stats.failed_searches += 1;
+                        world.agents.set_flag(a, AgentFlags::STUCK, true);
+                        world.agents.next_replan[i] = now + 1;
+                        continue;
+                    }
+                    if world.try_replace_plan(a, self.scheduler.path(k), &mut self.old) {
+                        world.agents.set_flag(a, AgentFlags::STUCK, false);
+                        world.agents.next_replan[i] = now + (w / 2).max(1);
+                        let end_cell = *world.agents.plan(a).last().expect("plans are never empty");
+                        if end_cell != world.agents.goal[i] {
+                            self.request_way(world, a);
+                        }
+                    } else {
+                        self.stats.commit_conflicts += 1;
+                        self.retry.push(a);
+                    }
+                }
+                next = end;
+            }
+            // Units never searched this round stay due; conflicted ones go again.
+            units.drain(..next);
+            units.append(&mut self.retry);
+        }
+        round.carried += units.len() as u64;
+        round
+    }
+
+    /// Follows the true-distance gradient from unit `a`'s cell and leaves a
+    /// request on every cell held by another unit along it.
+    fn request_way(&self, world: &World, a: AgentId) {
+        let grid = &world.grid;
+        let mut h = self.heuristics[a.index()].lock();
+        let now = world.now();
+        let mut cur = world.agents.position[a.index()];
+        let mut d = h.distance(grid, cur);
         let mut buf = [Cell(0); 8];
         for _ in 0..self.window {
             if d == 0 || d == UNREACHABLE {
                 break;
             }
             let n = grid.neighbors(cur, &mut buf);
-            let Some(&next) = buf[..n].iter().find(|&&c| rra.distance(grid, c) < d) else {
+            let Some(&next) = buf[..n].iter().find(|&&c| h.distance(grid, c) < d) else {
                 break;
             };
             if let Some((b, _)) = world.table.hold(next) {
@@ -123,6 +203,18 @@ impl WindowedHca {
             d -= 1;
         }
     }
+
+    fn collect_due(&mut self, world: &World, all: bool) {
+        let now = world.now();
+        self.due.clear();
+        let ag = &world.agents;
+        self.due
+            .extend((0..ag.len() as u32).map(AgentId).filter(|&a| {
+                (all || ag.next_replan[a.index()] <= now)
+                    && !ag.flags[a.index()].has(AgentFlags::UNREACHABLE)
+            }));
+        rotate_order(&mut self.due, ag, now);
+    }
 }
 
 impl Planner for WindowedHca {
@@ -132,33 +224,18 @@ impl Planner for WindowedHca {
 
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
-        let dense = dense_fits(grid.cell_count(), world.agents.len());
-        self.rra = world
-            .agents
-            .ids()
-            .map(|a| {
-                let i = a.index();
-                ReverseResumableAStar::new(
-                    &grid,
-                    world.agents.goal[i],
-                    world.agents.start[i],
-                    dense,
-                )
-            })
-            .collect();
-        self.due.clear();
-        self.due.extend(
-            world
-                .agents
-                .ids()
-                .filter(|&a| !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE)),
-        );
+        let (heuristics, shared) =
+            unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2);
+        self.heuristics = heuristics;
+        self.shared_tables = shared;
+        self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
-        rotate_order(&mut due, &world.agents, 0);
+        let order = due.clone();
+        let r = self.plan_units(world, &mut due, Budget::default(), Instant::now());
+        self.stats.searches += r.searches;
+        // Stagger: about 2n/w units replan on each later tick.
         let half = (self.window / 2).max(1);
-        for (rank, &a) in due.iter().enumerate() {
-            self.replan(world, a);
-            // Stagger: about 2n/w units replan on each later tick.
+        for (rank, &a) in order.iter().enumerate() {
             if !world.agents.flags[a.index()].has(AgentFlags::STUCK) {
                 world.agents.next_replan[a.index()] = 1 + (rank as u32 % half);
             }
@@ -167,21 +244,30 @@ impl Planner for WindowedHca {
     }
 
     fn plan_tick(&mut self, world: &mut World) {
-        let now = world.now();
+        crate::profile_zone!("schedule");
+        let started = Instant::now();
+        self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
-        due.clear();
-        due.extend(world.agents.ids().filter(|&a| {
-            world.agents.next_replan[a.index()] <= now
-                && !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE)
-        }));
-        rotate_order(&mut due, &world.agents, now);
-        for &a in &due {
-            self.replan(world, a);
-        }
+        let r = self.plan_units(world, &mut due, self.budget, started);
         self.due = due;
+        self.stats.searches += r.searches;
+        self.stats.carried_over += r.carried;
+        crate::profile_plot!("searches", r.searches);
+        crate::profile_plot!("nodes expanded", r.nodes);
+        crate::profile_plot!("carried over", r.carried);
     }
 
     fn stats(&self) -> PlannerStats {
-        self.stats
+        let mut s = self.stats;
+        s.heuristic_expanded = self
+            .heuristics
+            .iter()
+            .map(|h| h.lock().expanded() as u64)
+            .sum();
+        s
+    }
+
+    fn threads(&self) -> usize {
+        self.scheduler.threads()
     }
 }

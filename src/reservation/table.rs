@@ -39,8 +39,12 @@ pub struct ReservationTable {
     layers: Vec<Layer>,
     mask: usize,
     shift: u32,
+    /// Ticks ahead that may be claimed (`now .. now + horizon`).
     horizon: u32,
-    horizon_shift: u32,
+    /// Layers in the ring: `horizon` rounded up to a power of two, so a
+    /// tick's layer and tag are a mask and a shift.
+    ring: u32,
+    ring_shift: u32,
     now: u32,
     holds: Vec<AtomicU64>,
     requests: Vec<AtomicU64>,
@@ -72,10 +76,9 @@ impl ReservationTable {
             "map too large for the reservation table"
         );
         assert!(horizon >= 2, "horizon must cover at least two ticks");
-        // A power of two, so a tick's layer and tag are a mask and a shift.
-        let horizon = horizon.next_power_of_two();
+        let ring = horizon.next_power_of_two();
         let capacity = (claims_per_tick.max(16) * 4).next_power_of_two();
-        let layers = (0..horizon)
+        let layers = (0..ring)
             .map(|_| Layer {
                 slots: (0..capacity).map(|_| AtomicU64::new(0)).collect(),
             })
@@ -85,7 +88,8 @@ impl ReservationTable {
             mask: capacity - 1,
             shift: 64 - capacity.trailing_zeros(),
             horizon,
-            horizon_shift: horizon.trailing_zeros(),
+            ring,
+            ring_shift: ring.trailing_zeros(),
             now: 0,
             holds: (0..cells).map(|_| AtomicU64::new(0)).collect(),
             requests: (0..cells).map(|_| AtomicU64::new(0)).collect(),
@@ -98,8 +102,7 @@ impl ReservationTable {
         self.now
     }
 
-    /// How many ticks ahead claims may go (exclusive); the requested horizon
-    /// rounded up to a power of two.
+    /// How many ticks ahead claims may go (exclusive).
     #[inline]
     pub fn horizon(&self) -> u32 {
         self.horizon
@@ -125,13 +128,10 @@ impl ReservationTable {
     pub fn advance(&mut self) {
         let old = self.now;
         self.now += 1;
-        let recycled = old + self.horizon;
+        let recycled = old + self.ring;
         if self.tag(recycled) == 0 {
             // Tags repeat every 256 generations: wipe before they could alias.
-            for s in self.layers[(old & (self.horizon - 1)) as usize]
-                .slots
-                .iter()
-            {
+            for s in self.layers[(old & (self.ring - 1)) as usize].slots.iter() {
                 s.store(0, Ordering::Relaxed);
             }
         }
@@ -139,7 +139,7 @@ impl ReservationTable {
 
     #[inline]
     fn tag(&self, tick: u32) -> u8 {
-        (tick >> self.horizon_shift) as u8
+        (tick >> self.ring_shift) as u8
     }
 
     #[inline]
@@ -157,7 +157,7 @@ impl ReservationTable {
     /// slot otherwise (`None` if the layer is full).
     #[inline]
     fn probe(&self, cell: Cell, tick: u32) -> Result<(usize, Entry), Option<(usize, u64)>> {
-        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
+        let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
         let tag = self.tag(tick);
         let mut i = self.home(cell);
         for _ in 0..=self.mask {
@@ -184,7 +184,7 @@ impl ReservationTable {
             return None;
         }
         // The hot path of every search: compare raw words, decode only a hit.
-        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
+        let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
         let tag = self.tag(tick) as u64;
         let want = ((cell.0 as u64 + 1) << 8) | tag;
         let mut i = self.home(cell);
@@ -210,7 +210,7 @@ impl ReservationTable {
         if !self.in_ring(tick) {
             return Err(ClaimError::OutOfHorizon);
         }
-        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
+        let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
         let mine = Entry {
             cell,
             tag: self.tag(tick),
@@ -242,7 +242,7 @@ impl ReservationTable {
         if !self.in_ring(tick) {
             return;
         }
-        let slots = &self.layers[(tick & (self.horizon - 1)) as usize].slots;
+        let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
         if let Ok((i, e)) = self.probe(cell, tick) {
             if e.owner == Some(a) {
                 let released = Entry { owner: None, ..e }.pack();

@@ -1,0 +1,78 @@
+//! Each unit's true-distance heuristic. A goal shared by several units (a
+//! group ordered to one place) gets one breadth-first table that all of them
+//! read; a unit with a goal of its own gets its own Reverse Resumable A*.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+
+use super::{bfs_distances, dense_fits, ReverseResumableAStar};
+use crate::map::{Cell, Grid};
+
+/// One unit's source of true distances to its goal.
+#[derive(Clone, Debug)]
+pub enum Heuristic {
+    /// Its own resumable search.
+    Rra(ReverseResumableAStar),
+    /// A table shared with the other units bound for the same goal.
+    Shared(Arc<[u32]>),
+}
+
+impl Heuristic {
+    /// True distance from `cell` to the goal ([`super::UNREACHABLE`] if none).
+    #[inline]
+    pub fn distance(&mut self, grid: &Grid, cell: Cell) -> u32 {
+        match self {
+            Heuristic::Rra(r) => r.distance(grid, cell),
+            Heuristic::Shared(t) => t[cell.index()],
+        }
+    }
+
+    /// Nodes expanded so far by this unit's own search (0 for a shared table).
+    pub fn expanded(&self) -> usize {
+        match self {
+            Heuristic::Rra(r) => r.expanded,
+            Heuristic::Shared(_) => 0,
+        }
+    }
+}
+
+/// Builds every unit's heuristic: shared tables for goals named by at least
+/// `share_from` units, an RRA* (dense if the memory allows) for the others.
+/// Returns the heuristics and the number of shared tables built.
+pub fn unit_heuristics(
+    grid: &Grid,
+    starts: &[Cell],
+    goals: &[Cell],
+    share_from: usize,
+) -> (Vec<Mutex<Heuristic>>, usize) {
+    let mut count: FxHashMap<Cell, usize> = FxHashMap::default();
+    for &g in goals {
+        *count.entry(g).or_default() += 1;
+    }
+    let own = goals
+        .iter()
+        .filter(|g| count[g] < share_from.max(2))
+        .count();
+    let dense = dense_fits(grid.cell_count(), own);
+    let mut tables: FxHashMap<Cell, Arc<[u32]>> = FxHashMap::default();
+    let heuristics = starts
+        .iter()
+        .zip(goals)
+        .map(|(&s, &g)| {
+            let h = if count[&g] >= share_from.max(2) {
+                Heuristic::Shared(
+                    tables
+                        .entry(g)
+                        .or_insert_with(|| bfs_distances(grid, g).into())
+                        .clone(),
+                )
+            } else {
+                Heuristic::Rra(ReverseResumableAStar::new(grid, g, s, dense))
+            };
+            Mutex::new(h)
+        })
+        .collect();
+    (heuristics, tables.len())
+}

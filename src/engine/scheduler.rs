@@ -1,0 +1,160 @@
+//! The job scheduler: runs a batch of single-unit searches on a worker pool.
+//!
+//! Every search of a batch reads the reservation table as it stood when the
+//! batch began (nothing writes to it meanwhile); the planner then commits the
+//! results one by one in its priority order, each checked against the commits
+//! before it. So the outcome depends on the order of commits, never on the
+//! timing of threads: the same input gives the same trajectories on 1 or 8
+//! threads. Per-worker scratch memory is reused from batch to batch.
+
+use std::time::Instant;
+
+use parking_lot::Mutex;
+use rayon::prelude::*;
+
+use crate::agents::AgentId;
+use crate::map::Cell;
+use crate::search::SpaceTimeAStar;
+
+/// A per-tick planning budget. Work that does not fit carries over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock microseconds of planning per tick.
+    pub wall_us: Option<u64>,
+    /// Node expansions per tick (deterministic).
+    pub nodes: Option<u64>,
+}
+
+/// Scratch memory one worker reuses for every search it runs.
+#[derive(Default)]
+pub struct WorkerScratch {
+    /// Space-time A* open list, nodes and index.
+    pub search: SpaceTimeAStar,
+    /// The path being built.
+    pub path: Vec<Cell>,
+}
+
+/// What one search of a batch produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// Whether the search ran (it is skipped once the wall-clock budget is spent).
+    pub ran: bool,
+    /// Whether it found a plan.
+    pub found: bool,
+    /// Cells in the plan.
+    pub len: u32,
+    /// Nodes it expanded (space-time and heuristic).
+    pub expanded: u32,
+}
+
+/// A pool of workers and the buffers a batch's results go into.
+pub struct Scheduler {
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    workers: Vec<Mutex<WorkerScratch>>,
+    stride: usize,
+    paths: Vec<Cell>,
+    outcomes: Vec<SearchOutcome>,
+}
+
+impl Scheduler {
+    /// A scheduler with `threads` workers (0: all cores) whose searches return
+    /// plans of at most `max_path` cells.
+    pub fn new(threads: usize, max_path: usize) -> Self {
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        let pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("throng-worker-{i}"))
+                .start_handler(|i| crate::profiling::name_thread(&format!("throng-worker-{i}")))
+                .build()
+                .expect("worker pool")
+        });
+        Scheduler {
+            pool,
+            threads,
+            workers: (0..threads)
+                .map(|_| Mutex::new(WorkerScratch::default()))
+                .collect(),
+            stride: max_path.max(1),
+            paths: Vec::new(),
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `search(unit, scratch)` for every unit of `batch`, in parallel.
+    /// `search` leaves the plan in `scratch.path` and returns whether it found
+    /// one and how many nodes it expanded. Searches not yet started when
+    /// `deadline` passes are skipped (`ran == false`).
+    pub fn run_batch<F>(&mut self, batch: &[AgentId], deadline: Option<Instant>, search: F)
+    where
+        F: Fn(AgentId, &mut WorkerScratch) -> (bool, u32) + Sync,
+    {
+        let n = batch.len();
+        let stride = self.stride;
+        self.outcomes.clear();
+        self.outcomes.resize(n, SearchOutcome::default());
+        if self.paths.len() < n * stride {
+            self.paths.resize(n * stride, Cell(0));
+        }
+        let workers = &self.workers;
+        let one = |(&a, (outcome, out)): (&AgentId, (&mut SearchOutcome, &mut [Cell]))| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
+            crate::profile_zone!("search");
+            let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            let mut scratch = workers[worker].lock();
+            let (found, expanded) = search(a, &mut scratch);
+            let len = if found {
+                scratch.path.len().min(stride)
+            } else {
+                0
+            };
+            out[..len].copy_from_slice(&scratch.path[..len]);
+            *outcome = SearchOutcome {
+                ran: true,
+                found,
+                len: len as u32,
+                expanded,
+            };
+        };
+        let outcomes = &mut self.outcomes[..];
+        let paths = &mut self.paths[..n * stride];
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                batch
+                    .par_iter()
+                    .zip(outcomes.par_iter_mut().zip(paths.par_chunks_mut(stride)))
+                    .with_min_len(4)
+                    .for_each(one)
+            }),
+            None => batch
+                .iter()
+                .zip(outcomes.iter_mut().zip(paths.chunks_mut(stride)))
+                .for_each(one),
+        }
+    }
+
+    /// The outcome of the `i`-th search of the last batch.
+    #[inline]
+    pub fn outcome(&self, i: usize) -> SearchOutcome {
+        self.outcomes[i]
+    }
+
+    /// The plan the `i`-th search of the last batch found.
+    #[inline]
+    pub fn path(&self, i: usize) -> &[Cell] {
+        let o = self.outcomes[i];
+        &self.paths[i * self.stride..i * self.stride + o.len as usize]
+    }
+}
