@@ -45,6 +45,12 @@ impl ReverseResumableAStar {
     pub fn new(grid: &Grid, goal: Cell, origin: Cell, dense: bool) -> Self {
         let mut rra = ReverseResumableAStar {
             state: CellMap::new(grid.cell_count(), dense),
+            // Room for a typical search's frontier, so resumes rarely allocate.
+            open: BinaryHeap::with_capacity(if dense {
+                grid.cell_count().min(4096)
+            } else {
+                256
+            }),
             ..Default::default()
         };
         rra.restart(grid, goal, origin);

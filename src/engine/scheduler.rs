@@ -59,8 +59,9 @@ pub struct Scheduler {
 
 impl Scheduler {
     /// A scheduler with `threads` workers (0: all cores) whose searches return
-    /// plans of at most `max_path` cells.
-    pub fn new(threads: usize, max_path: usize) -> Self {
+    /// plans of at most `max_path` cells and create up to `max_nodes` nodes
+    /// (reserved up front, so searches do not allocate).
+    pub fn new(threads: usize, max_path: usize, max_nodes: usize) -> Self {
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {

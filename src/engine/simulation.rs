@@ -129,6 +129,11 @@ impl Simulation {
         self.summary()
     }
 
+    /// The planner's counters.
+    pub fn planner_stats(&self) -> crate::planner::PlannerStats {
+        self.planner.stats()
+    }
+
     /// The executed positions, tick-major.
     pub fn trajectory(&self) -> &[Cell] {
         &self.trajectory

@@ -28,6 +28,8 @@ pub struct PlannerStats {
     pub commit_conflicts: u64,
     /// Due searches that did not fit a tick's budget and moved to the next.
     pub carried_over: u64,
+    /// True-distance tables shared by units bound for a common goal.
+    pub shared_distance_tables: u64,
 }
 
 /// An online planner inside the tick loop.

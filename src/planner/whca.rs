@@ -62,7 +62,12 @@ impl WindowedHca {
             window,
             heuristics: Vec::new(),
             shared_tables: 0,
-            scheduler: Scheduler::new(threads, window as usize + 1),
+            scheduler: Scheduler::new(
+                threads,
+                window as usize + 1,
+                // Each expansion creates at most 9 nodes (8 moves and a wait).
+                EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4,
+            ),
             budget,
             batch_size: DEFAULT_BATCH,
             due: Vec::with_capacity(world.agents.len()),
@@ -259,6 +264,7 @@ impl Planner for WindowedHca {
 
     fn stats(&self) -> PlannerStats {
         let mut s = self.stats;
+        s.shared_distance_tables = self.shared_tables as u64;
         s.heuristic_expanded = self
             .heuristics
             .iter()

@@ -151,6 +151,16 @@ impl SpaceTimeAStar {
         Self::default()
     }
 
+    /// Scratch with room for searches of up to `nodes` nodes, so they never
+    /// allocate.
+    pub fn with_capacity(nodes: usize) -> Self {
+        SpaceTimeAStar {
+            nodes: Vec::with_capacity(nodes),
+            open: BinaryHeap::with_capacity(nodes),
+            ..Self::default()
+        }
+    }
+
     fn node(&mut self, cell: Cell, depth: u32, g: u32, parent: u32) -> Option<u32> {
         match self.index.get(cell, depth) {
             Some(id) => {

@@ -1,0 +1,70 @@
+//! Steady state allocates nothing: after warm-up, a WHCA* tick (replanning the
+//! due units and moving everyone) makes zero heap allocations. Checked with a
+//! counting global allocator on the seed's scenario, single-threaded.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use throng::engine::{SimConfig, Simulation};
+use throng::map::{generate_map, random_instance, Connectivity};
+use throng::planner::PlannerKind;
+
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call unchanged to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn whca_ticks_allocate_nothing_after_warm_up() {
+    let grid = Arc::new(generate_map(
+        "32x32:0.2".parse().unwrap(),
+        Connectivity::Four,
+        1,
+    ));
+    let inst = random_instance(grid, 100, 1100).unwrap();
+    let config = SimConfig {
+        planner: PlannerKind::Whca { window: 16 },
+        max_ticks: 200,
+        threads: 1,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(&inst, config);
+    sim.initialize();
+    for _ in 0..20 {
+        sim.step();
+    }
+    COUNTING.store(true, Ordering::SeqCst);
+    for _ in 0..60 {
+        sim.step();
+    }
+    COUNTING.store(false, Ordering::SeqCst);
+    let n = ALLOCATIONS.load(Ordering::SeqCst);
+    assert_eq!(n, 0, "{n} heap allocations in 60 steady-state ticks");
+    assert!(sim.planner_stats().searches > 500, "the ticks did replan");
+}
