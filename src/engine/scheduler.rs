@@ -79,7 +79,12 @@ impl Scheduler {
             pool,
             threads,
             workers: (0..threads)
-                .map(|_| Mutex::new(WorkerScratch::default()))
+                .map(|_| {
+                    Mutex::new(WorkerScratch {
+                        search: SpaceTimeAStar::with_capacity(max_nodes),
+                        path: Vec::with_capacity(max_path),
+                    })
+                })
                 .collect(),
             stride: max_path.max(1),
             paths: Vec::new(),
