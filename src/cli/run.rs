@@ -28,7 +28,7 @@ pub struct RunArgs {
     #[arg(long)]
     #[serde(skip)]
     pub profile: Option<PathBuf>,
-    /// MovingAI `.map` file (needs `--scen`).
+    /// MovingAI `.map` file; without `--scen`, units get random distinct starts and goals on it.
     #[arg(long)]
     pub map: Option<PathBuf>,
     /// MovingAI `.scen` file with the units' starts and goals.

@@ -1,13 +1,15 @@
 //! Each unit's true-distance heuristic. A goal shared by several units (a
 //! group ordered to one place) gets one breadth-first table that all of them
-//! read; a unit with a goal of its own gets its own Reverse Resumable A*.
+//! read; a unit with a goal of its own gets its own Reverse Resumable A* while
+//! one per unit fits in memory (dense), and otherwise reads a landmark table
+//! shared by all (see [`super::Landmarks`]).
 
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
-use super::{bfs_distances, dense_fits, ReverseResumableAStar};
+use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
 
 /// One unit's source of true distances to its goal.
@@ -17,6 +19,16 @@ pub enum Heuristic {
     Rra(ReverseResumableAStar),
     /// A table shared with the other units bound for the same goal.
     Shared(Arc<[u32]>),
+    /// Landmark lower bounds (with the grid distance) towards the goal whose
+    /// landmark row is kept here.
+    Landmarks {
+        /// The shared table.
+        table: Arc<Landmarks>,
+        /// The goal.
+        goal: Cell,
+        /// The goal's landmark distances.
+        goal_row: Box<[u16]>,
+    },
 }
 
 impl Heuristic {
@@ -26,6 +38,18 @@ impl Heuristic {
         match self {
             Heuristic::Rra(r) => r.distance(grid, cell),
             Heuristic::Shared(t) => t[cell.index()],
+            Heuristic::Landmarks {
+                table,
+                goal,
+                goal_row,
+            } => {
+                if !grid.reachable(cell, *goal) {
+                    return super::UNREACHABLE;
+                }
+                table
+                    .lower_bound_to(cell, goal_row)
+                    .max(grid.grid_distance(cell, *goal))
+            }
         }
     }
 
@@ -33,13 +57,17 @@ impl Heuristic {
     pub fn expanded(&self) -> usize {
         match self {
             Heuristic::Rra(r) => r.expanded,
-            Heuristic::Shared(_) => 0,
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
         }
     }
 }
 
+/// Landmarks used when per-unit searches do not fit.
+pub const LANDMARKS: usize = 16;
+
 /// Builds every unit's heuristic: shared tables for goals named by at least
-/// `share_from` units, an RRA* (dense if the memory allows) for the others.
+/// `share_from` units; for the others an RRA* each if dense ones fit in
+/// memory, else a landmark table shared by all.
 /// Returns the heuristics and the number of shared tables built.
 pub fn unit_heuristics(
     grid: &Grid,
@@ -56,6 +84,7 @@ pub fn unit_heuristics(
         .filter(|g| count[g] < share_from.max(2))
         .count();
     let dense = dense_fits(grid.cell_count(), own);
+    let landmarks = (!dense && own > 0).then(|| Arc::new(Landmarks::build(grid, LANDMARKS)));
     let mut tables: FxHashMap<Cell, Arc<[u32]>> = FxHashMap::default();
     let heuristics = starts
         .iter()
@@ -68,6 +97,12 @@ pub fn unit_heuristics(
                         .or_insert_with(|| bfs_distances(grid, g).into())
                         .clone(),
                 )
+            } else if let Some(table) = &landmarks {
+                Heuristic::Landmarks {
+                    table: table.clone(),
+                    goal: g,
+                    goal_row: table.row(g).into(),
+                }
             } else {
                 Heuristic::Rra(ReverseResumableAStar::new(grid, g, s, dense))
             };

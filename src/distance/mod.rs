@@ -4,9 +4,11 @@
 mod bfs;
 mod cell_map;
 mod goal_distances;
+mod landmarks;
 mod rra;
 
 pub use bfs::bfs_distances;
 pub use cell_map::{dense_fits, CellMap};
 pub use goal_distances::{unit_heuristics, Heuristic};
+pub use landmarks::Landmarks;
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

@@ -23,7 +23,12 @@ impl World {
     pub fn new(instance: &Instance, horizon: u32, plan_capacity: usize) -> Self {
         let grid = instance.grid.clone();
         let mut agents = Agents::new(&instance.starts, &instance.goals, plan_capacity);
-        let table = ReservationTable::new(grid.cell_count(), horizon, instance.len() * 2);
+        let table = ReservationTable::for_map(
+            grid.cell_count() as u32,
+            grid.width(),
+            horizon,
+            instance.len() * 2,
+        );
         for a in agents.ids().collect::<Vec<_>>() {
             let s = agents.start[a.index()];
             table.claim(s, 0, a, 0).expect("starts are distinct");

@@ -29,7 +29,7 @@ const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 const MAX_ROUNDS: usize = 4;
 /// Units searched together before their results are committed. Fixed, so
 /// the outcome does not depend on the thread count.
-pub const DEFAULT_BATCH: usize = 128;
+pub const DEFAULT_BATCH: usize = 32;
 
 /// The WHCA* planner's state.
 pub struct WindowedHca {

@@ -68,8 +68,9 @@ const TERMINAL: u64 = 1 << 23;
 const ID_MASK: u64 = TERMINAL - 1;
 /// Most nodes one search may create (the id field's range).
 const MAX_NODES: usize = ID_MASK as usize;
-/// Dense node indexes up to this many (cell, depth) slots; hash map beyond.
-const DENSE_SLOTS: usize = 1 << 24;
+/// Dense node indexes up to this many (cell, depth) slots (2 MiB, cache-sized);
+/// a hash map beyond, which stays small and hot where a big dense array misses.
+const DENSE_SLOTS: usize = 1 << 18;
 
 #[inline]
 fn key(f: u32, depth: u32, item: u64) -> u64 {
