@@ -43,9 +43,8 @@ impl Heuristic {
                 goal,
                 goal_row,
             } => {
-                if !grid.reachable(cell, *goal) {
-                    return super::UNREACHABLE;
-                }
+                // No region check: searches only reach cells of their start's
+                // region, and an unreachable goal is caught before any search.
                 table
                     .lower_bound_to(cell, goal_row)
                     .max(grid.grid_distance(cell, *goal))

@@ -14,6 +14,8 @@
 //! searches on many threads can read the table while others claim.
 //! Memory: layers grow with units × horizon; holds and requests with the map.
 
+use crossbeam::utils::CachePadded;
+
 use super::entry::{Entry, MAX_AGENTS, MAX_CELLS};
 use super::sync::{AtomicU64, Ordering};
 use crate::agents::AgentId;
@@ -30,13 +32,16 @@ pub enum ClaimError {
     Full,
 }
 
+/// One tick's shard of the table. Padded to a cache line so the shards'
+/// headers never share one; slots are contended only by claims on the same
+/// cell at the same tick.
 struct Layer {
     slots: Box<[AtomicU64]>,
 }
 
 /// The shared space-time reservation table. See the module docs.
 pub struct ReservationTable {
-    layers: Vec<Layer>,
+    layers: Vec<CachePadded<Layer>>,
     mask: usize,
     /// Map width, for the spatial hash.
     width: u32,
@@ -106,8 +111,10 @@ impl ReservationTable {
         let ring = horizon.next_power_of_two();
         let capacity = (claims_per_tick.max(16) * 4).next_power_of_two();
         let layers = (0..ring)
-            .map(|_| Layer {
-                slots: (0..capacity).map(|_| AtomicU64::new(0)).collect(),
+            .map(|_| {
+                CachePadded::new(Layer {
+                    slots: (0..capacity).map(|_| AtomicU64::new(0)).collect(),
+                })
             })
             .collect();
         ReservationTable {

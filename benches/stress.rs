@@ -1,0 +1,44 @@
+//! The stress scenario: 10,000 units, WHCA*(16), a generated 512×512 map with
+//! 10% obstacles. Times one tick of steady-state planning and moving on 1 and
+//! 2 worker threads in the same run (the ratio is the parallel speed-up), and
+//! asserts the ticks stayed collision-free.
+
+use std::sync::Arc;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use throng::engine::{SimConfig, Simulation};
+use throng::map::{generate_map, random_instance, Connectivity};
+use throng::planner::PlannerKind;
+
+fn bench(c: &mut Criterion) {
+    let grid = Arc::new(generate_map(
+        "512x512:0.1".parse().unwrap(),
+        Connectivity::Four,
+        1,
+    ));
+    let inst = random_instance(grid, 10_000, 1).unwrap();
+    let mut g = c.benchmark_group("stress_512x512_10k_units");
+    g.sample_size(10);
+    for threads in [1, 2] {
+        let config = SimConfig {
+            planner: PlannerKind::Whca { window: 16 },
+            max_ticks: 100_000,
+            threads,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(&inst, config);
+        sim.initialize();
+        for _ in 0..16 {
+            sim.step();
+        }
+        g.bench_function(format!("whca16_one_tick_{threads}_threads"), |b| {
+            b.iter(|| sim.step())
+        });
+        let s = sim.summary();
+        assert_eq!(s.collisions, 0, "{threads} threads");
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
