@@ -182,7 +182,8 @@ impl ReservationTable {
 
     #[inline]
     fn home(&self, cell: Cell) -> usize {
-        let (x, y) = (cell.0 % self.width, cell.0 / self.width);
+        let y = cell.0 / self.width;
+        let x = cell.0 - y * self.width;
         let z = spread_bits(x) | (spread_bits(y) << 1);
         (z >> self.morton_shift) as usize & self.mask
     }
@@ -220,6 +221,13 @@ impl ReservationTable {
     /// The unit that reserved `cell` at `tick` in the layers (holds not included).
     #[inline]
     pub fn layer_owner(&self, cell: Cell, tick: u32) -> Option<AgentId> {
+        self.layer_owner_at(cell, self.home(cell), tick)
+    }
+
+    /// [`Self::layer_owner`] with the cell's home slot already computed, so
+    /// the checks of one move share it.
+    #[inline]
+    fn layer_owner_at(&self, cell: Cell, home: usize, tick: u32) -> Option<AgentId> {
         if !self.in_ring(tick) {
             return None;
         }
@@ -227,7 +235,7 @@ impl ReservationTable {
         let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
         let tag = self.tag(tick) as u64;
         let want = ((cell.0 as u64 + 1) << 8) | tag;
-        let mut i = self.home(cell);
+        let mut i = home;
         for _ in 0..=self.mask {
             let word = slots[i].load(Ordering::Acquire);
             let head = word >> 28; // cell + 1 and tag
@@ -241,6 +249,17 @@ impl ReservationTable {
             i = (i + 1) & self.mask;
         }
         None
+    }
+
+    #[inline]
+    fn occupant_at(&self, cell: Cell, home: usize, tick: u32) -> Option<AgentId> {
+        if let Some(a) = self.layer_owner_at(cell, home, tick) {
+            return Some(a);
+        }
+        match self.hold(cell) {
+            Some((a, from)) if from <= tick => Some(a),
+            _ => None,
+        }
     }
 
     /// Reserves `cell` at `tick` for unit `a` at `priority` (0..16). Claiming a
@@ -339,13 +358,7 @@ impl ReservationTable {
     /// Who stands on `cell` at `tick`: a layer claim, or a hold that has begun.
     #[inline]
     pub fn occupant(&self, cell: Cell, tick: u32) -> Option<AgentId> {
-        if let Some(a) = self.layer_owner(cell, tick) {
-            return Some(a);
-        }
-        match self.hold(cell) {
-            Some((a, from)) if from <= tick => Some(a),
-            _ => None,
-        }
+        self.occupant_at(cell, self.home(cell), tick)
     }
 
     /// Whether `cell` is free for unit `a` at `tick` (free or its own).
@@ -358,14 +371,18 @@ impl ReservationTable {
     /// `to` free, no swap with another unit, no diagonal crossing.
     #[inline]
     pub fn move_is_free(&self, grid: &Grid, a: AgentId, from: Cell, to: Cell, tick: u32) -> bool {
-        if !self.is_free(to, tick + 1, a) {
+        let to_home = self.home(to);
+        if self
+            .occupant_at(to, to_home, tick + 1)
+            .is_some_and(|b| b != a)
+        {
             return false;
         }
         if from == to {
             return true;
         }
         // Swap: whoever is on `to` now would be on `from` next.
-        if let Some(b) = self.occupant(to, tick) {
+        if let Some(b) = self.occupant_at(to, to_home, tick) {
             if b != a && self.occupant(from, tick + 1) == Some(b) {
                 return false;
             }
