@@ -29,6 +29,8 @@ impl AgentFlags {
     pub const ARRIVED: u8 = 2;
     /// The last search failed; the unit holds its cell until it finds a path.
     pub const STUCK: u8 = 4;
+    /// The unit waits in the planner's replanning queue.
+    pub const QUEUED: u8 = 8;
 
     /// Whether all bits of `bit` are set.
     #[inline]

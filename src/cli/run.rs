@@ -13,7 +13,8 @@ use serde::Deserialize;
 
 use crate::engine::{Budget, RunSummary, SimConfig, Simulation};
 use crate::map::{
-    generate_map, random_instance, read_map, read_scenario, Connectivity, GeneratorSpec, Instance,
+    generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
+    Instance,
 };
 use crate::planner::PlannerKind;
 
@@ -73,6 +74,9 @@ pub struct RunArgs {
     /// Write the summary here as one JSON object.
     #[arg(long)]
     pub summary_json: Option<PathBuf>,
+    /// Write the map here in MovingAI format (for `throng validate` of a generated map).
+    #[arg(long)]
+    pub save_map: Option<PathBuf>,
     /// Print nothing but errors.
     #[arg(long)]
     #[serde(skip)]
@@ -113,7 +117,8 @@ impl RunArgs {
             budget_us,
             budget_nodes,
             out,
-            summary_json
+            summary_json,
+            save_map
         ))
     }
 }
@@ -199,6 +204,9 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
             let (x, y) = instance.grid.xy(instance.goals[unit]);
             eprintln!("warning: unit {unit}: goal ({x},{y}) cannot be reached from its start; it counts as failed");
         }
+    }
+    if let Some(path) = &args.save_map {
+        write_file(path, write_map(&instance.grid))?;
     }
     let mut sim = Simulation::new(&instance, config);
     let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {

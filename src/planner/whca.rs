@@ -39,7 +39,12 @@ pub struct WindowedHca {
     scheduler: Scheduler,
     budget: Budget,
     batch_size: usize,
+    /// Units due to replan, in order; what a tick's budget leaves stays at
+    /// the front for the next tick.
     due: Vec<AgentId>,
+    fresh: Vec<AgentId>,
+    skipped: Vec<AgentId>,
+    rest: Vec<AgentId>,
     retry: Vec<AgentId>,
     old: Vec<Cell>,
     stats: PlannerStats,
@@ -71,6 +76,9 @@ impl WindowedHca {
             budget,
             batch_size: DEFAULT_BATCH,
             due: Vec::with_capacity(world.agents.len()),
+            fresh: Vec::with_capacity(world.agents.len()),
+            skipped: Vec::with_capacity(world.agents.len()),
+            rest: Vec::with_capacity(world.agents.len()),
             retry: Vec::with_capacity(world.agents.len()),
             old: Vec::with_capacity(window as usize + 1),
             stats: PlannerStats::default(),
@@ -99,6 +107,7 @@ impl WindowedHca {
         while !units.is_empty() && rounds < MAX_ROUNDS {
             rounds += 1;
             self.retry.clear();
+            self.skipped.clear();
             let mut next = 0;
             while next < units.len() {
                 if budget.nodes.is_some_and(|b| round.nodes >= b)
@@ -147,7 +156,7 @@ impl WindowedHca {
                     let outcome = self.scheduler.outcome(k);
                     if !outcome.ran {
                         // Out of time: stays due for the next tick.
-                        round.carried += 1;
+                        self.skipped.push(a);
                         continue;
                     }
                     round.searches += 1;
@@ -155,12 +164,14 @@ impl WindowedHca {
                     self.stats.expanded += outcome.expanded as u64;
                     let i = a.index();
                     if !outcome.found {
+                        world.agents.set_flag(a, AgentFlags::QUEUED, false);
                         self.stats.failed_searches += 1;
                         world.agents.set_flag(a, AgentFlags::STUCK, true);
                         world.agents.next_replan[i] = now + 1;
                         continue;
                     }
                     if world.try_replace_plan(a, self.scheduler.path(k), &mut self.old) {
+                        world.agents.set_flag(a, AgentFlags::QUEUED, false);
                         world.agents.set_flag(a, AgentFlags::STUCK, false);
                         world.agents.next_replan[i] = now + (w / 2).max(1);
                         let end_cell = *world.agents.plan(a).last().expect("plans are never empty");
@@ -174,9 +185,17 @@ impl WindowedHca {
                 }
                 next = end;
             }
-            // Units never searched this round stay due; conflicted ones go again.
-            units.drain(..next);
-            units.append(&mut self.retry);
+            // Units skipped or never reached stay due, in order; conflicted
+            // ones go again after them.
+            let out_of_budget = !self.skipped.is_empty() || next < units.len();
+            self.rest.clear();
+            self.rest.extend_from_slice(&self.skipped);
+            self.rest.extend_from_slice(&units[next..]);
+            self.rest.extend_from_slice(&self.retry);
+            std::mem::swap(units, &mut self.rest);
+            if out_of_budget {
+                break;
+            }
         }
         round.carried += units.len() as u64;
         round
@@ -209,16 +228,24 @@ impl WindowedHca {
         }
     }
 
-    fn collect_due(&mut self, world: &World, all: bool) {
+    /// Appends the units that became due (all of them when `all`) to the
+    /// queue, in priority and rotating order, behind the carried-over ones.
+    fn collect_due(&mut self, world: &mut World, all: bool) {
         let now = world.now();
-        self.due.clear();
+        self.fresh.clear();
         let ag = &world.agents;
-        self.due
+        self.fresh
             .extend((0..ag.len() as u32).map(AgentId).filter(|&a| {
+                let f = ag.flags[a.index()];
                 (all || ag.next_replan[a.index()] <= now)
-                    && !ag.flags[a.index()].has(AgentFlags::UNREACHABLE)
+                    && !f.has(AgentFlags::UNREACHABLE)
+                    && !f.has(AgentFlags::QUEUED)
             }));
-        rotate_order(&mut self.due, ag, now);
+        rotate_order(&mut self.fresh, ag, now);
+        for &a in &self.fresh {
+            world.agents.set_flag(a, AgentFlags::QUEUED, true);
+        }
+        self.due.extend_from_slice(&self.fresh);
     }
 }
 
