@@ -22,7 +22,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run one simulation and print its summary.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Check a plan file against a map: exit 1 on any violation.
     Validate(validate::ValidateArgs),
     /// Re-run a seed paper's experiment.
@@ -39,7 +39,7 @@ pub enum Experiment {
 
 /// Runs the command line; returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
-    let result = match cli.command.unwrap_or(Command::Run(run::RunArgs::default())) {
+    let result = match cli.command.unwrap_or_else(|| Command::Run(Box::default())) {
         Command::Run(args) => run::run(&args).map(|_| 0),
         Command::Validate(args) => validate::run(&args).map(|ok| if ok { 0 } else { 1 }),
         Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),

@@ -99,11 +99,12 @@ impl Scheduler {
 
     /// Runs `search(unit, scratch)` for every unit of `batch`, in parallel.
     /// `search` leaves the plan in `scratch.path` and returns whether it found
-    /// one and how many nodes it expanded. Searches not yet started when
-    /// `deadline` passes are skipped (`ran == false`).
+    /// one and how many nodes it expanded, or `None` if it stopped at the
+    /// deadline. Searches not yet started when `deadline` passes are skipped;
+    /// either way their outcome says `ran == false`.
     pub fn run_batch<F>(&mut self, batch: &[AgentId], deadline: Option<Instant>, search: F)
     where
-        F: Fn(AgentId, &mut WorkerScratch) -> (bool, u32) + Sync,
+        F: Fn(AgentId, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
     {
         let n = batch.len();
         let stride = self.stride;
@@ -120,7 +121,9 @@ impl Scheduler {
             crate::profile_zone!("search");
             let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let mut scratch = workers[worker].lock();
-            let (found, expanded) = search(a, &mut scratch);
+            let Some((found, expanded)) = search(a, &mut scratch) else {
+                return;
+            };
             let len = if found {
                 scratch.path.len().min(stride)
             } else {

@@ -59,6 +59,7 @@ impl CooperativeAStar {
             depth: Depth::Full(self.max_ticks.saturating_sub(now).max(1)),
             goal_wait_cost: 1,
             max_expansions: self.max_expansions,
+            deadline: None,
         };
         let before = self.rra.get(i).map_or(0, |r| r.expanded);
         let search = &mut self.search;

@@ -136,6 +136,7 @@ impl WindowedHca {
                             depth: Depth::Window(w),
                             goal_wait_cost: u32::from(requested(goal)),
                             max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
+                            deadline,
                         };
                         let mut h = heuristics[i].lock();
                         let before = h.expanded();
@@ -148,7 +149,10 @@ impl WindowedHca {
                             &penalty,
                             &mut scratch.path,
                         );
-                        (found, (scratch.search.expanded + h.expanded() - before) as u32)
+                        if scratch.search.aborted {
+                            return None;
+                        }
+                        Some((found, (scratch.search.expanded + h.expanded() - before) as u32))
                     });
                 }
                 crate::profile_zone!("commit");

@@ -50,6 +50,9 @@ pub struct SpaceTimeQuery {
     pub goal_wait_cost: u32,
     /// Give up after this many expansions.
     pub max_expansions: usize,
+    /// Stop (and report [`SpaceTimeAStar::aborted`]) once this instant has
+    /// passed: a tick's wall-clock budget reaches into long searches too.
+    pub deadline: Option<std::time::Instant>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -144,6 +147,8 @@ pub struct SpaceTimeAStar {
     open: BinaryHeap<Reverse<u64>>,
     /// Nodes expanded by the last search.
     pub expanded: usize,
+    /// Whether the last search stopped at its deadline (no answer either way).
+    pub aborted: bool,
 }
 
 impl SpaceTimeAStar {
@@ -210,6 +215,7 @@ impl SpaceTimeAStar {
         self.nodes.clear();
         self.open.clear();
         self.expanded = 0;
+        self.aborted = false;
         let (max_depth, windowed) = match q.depth {
             Depth::Window(w) => (w, true),
             Depth::Full(d) => (d, false),
@@ -243,6 +249,11 @@ impl SpaceTimeAStar {
             self.nodes[item as usize].closed = true;
             self.expanded += 1;
             if self.expanded > q.max_expansions {
+                return false;
+            }
+            if self.expanded % 64 == 0 && q.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.aborted = true;
                 return false;
             }
             let tick = q.start_tick + n.depth;
