@@ -163,10 +163,19 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
             inst.map_name = format!("generated-{}x{}-{}", spec.width, spec.height, seed);
             Ok(inst)
         }
+        (Some(map), None, None) => {
+            // A map without a scenario: random distinct starts and goals on it.
+            let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(cutting));
+            let mut inst = random_instance(grid, args.agents.unwrap_or(100), seed)?;
+            inst.map_name = map
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            Ok(inst)
+        }
         (_, _, Some(_)) => Err(CliError::Usage(
             "--generate cannot be combined with --map/--scen".into(),
         )),
-        _ => Err(CliError::Usage("--map and --scen go together".into())),
+        _ => Err(CliError::Usage("--scen needs --map".into())),
     }
 }
 

@@ -45,7 +45,8 @@ pub struct ReservationTable {
     mask: usize,
     /// Map width, for the spatial hash.
     width: u32,
-    /// Right shift from a cell's Morton code to its home slot.
+    /// 0 when every Morton code of the map fits a layer (one slot per cell);
+    /// otherwise blocks of Morton codes are hashed.
     morton_shift: u32,
     /// Ticks ahead that may be claimed (`now .. now + horizon`).
     horizon: u32,
@@ -185,7 +186,16 @@ impl ReservationTable {
         let y = cell.0 / self.width;
         let x = cell.0 - y * self.width;
         let z = spread_bits(x) | (spread_bits(y) << 1);
-        (z >> self.morton_shift) as usize & self.mask
+        if self.morton_shift == 0 {
+            // The map fits a layer: every cell has a slot of its own.
+            return z as usize & self.mask;
+        }
+        // Blocks of 8 Morton-neighbouring cells (a 4×2 patch) share a cache
+        // line of slots; the blocks themselves are scattered by a
+        // multiplicative hash, so a crowded area does not grow one long
+        // probe run (a purely spatial placement did, on den520d).
+        let block = (z >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        ((block << 3) | (z & 7)) as usize & self.mask
     }
 
     #[inline]
