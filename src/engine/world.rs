@@ -27,6 +27,7 @@ impl World {
             grid.cell_count() as u32,
             grid.width(),
             horizon,
+            // Each unit's cell per tick, plus slots left by replans.
             instance.len() * 2,
         );
         for a in agents.ids().collect::<Vec<_>>() {
