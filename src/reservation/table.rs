@@ -57,6 +57,9 @@ pub struct ReservationTable {
     now: u32,
     holds: Vec<AtomicU64>,
     requests: Vec<AtomicU64>,
+    /// Each cell's home slot, computed once: a load instead of a division,
+    /// two bit spreads and a hash on every lookup.
+    homes: Vec<u32>,
 }
 
 const NO_OWNER: u64 = 0;
@@ -121,7 +124,7 @@ impl ReservationTable {
                 })
             })
             .collect();
-        ReservationTable {
+        let mut table = ReservationTable {
             layers,
             mask: capacity - 1,
             width,
@@ -135,7 +138,12 @@ impl ReservationTable {
             now: 0,
             holds: (0..cells).map(|_| AtomicU64::new(0)).collect(),
             requests: (0..cells).map(|_| AtomicU64::new(0)).collect(),
-        }
+            homes: Vec::new(),
+        };
+        table.homes = (0..cells as u32)
+            .map(|c| table.compute_home(Cell(c)) as u32)
+            .collect();
+        table
     }
 
     /// The current tick.
@@ -164,6 +172,7 @@ impl ReservationTable {
     /// Bytes of memory the table holds.
     pub fn memory_bytes(&self) -> usize {
         8 * (self.layers.len() * (self.mask + 1) + self.holds.len() + self.requests.len())
+            + 4 * self.homes.len()
     }
 
     /// Moves to the next tick: the layer of the tick that passed is recycled.
@@ -184,8 +193,13 @@ impl ReservationTable {
         (tick >> self.ring_shift) as u8
     }
 
+    /// A cell's home slot, precomputed (see [`Self::compute_home`]).
     #[inline]
     fn home(&self, cell: Cell) -> usize {
+        self.homes[cell.index()] as usize
+    }
+
+    fn compute_home(&self, cell: Cell) -> usize {
         let y = cell.0 / self.width;
         let x = cell.0 - y * self.width;
         let z = spread_bits(x) | (spread_bits(y) << 1);
@@ -400,9 +414,10 @@ impl ReservationTable {
                 return false;
             }
         }
-        let (fx, fy) = grid.xy(from);
-        let (tx, ty) = grid.xy(to);
-        if fx != tx && fy != ty {
+        let step = from.0.abs_diff(to.0);
+        if step != 1 && step != grid.width() {
+            let (fx, fy) = grid.xy(from);
+            let (tx, ty) = grid.xy(to);
             // Diagonal: a unit moving between the other two cells of the square crosses us.
             let c1 = grid.cell(tx, fy);
             let c2 = grid.cell(fx, ty);
