@@ -275,6 +275,13 @@ impl SpaceTimeAStar {
             }
             let count = grid.neighbors(n.cell, &mut buf);
             let depth = n.depth + 1;
+            // Start every reservation load this expansion will need, so their
+            // cache misses overlap instead of queueing behind each check.
+            for &c in &buf[..count] {
+                table.prefetch(c, tick + 1);
+                table.prefetch(c, tick);
+            }
+            table.prefetch(n.cell, tick + 1);
             // Moves, then the wait action.
             for next in buf[..count].iter().copied().chain(std::iter::once(n.cell)) {
                 if !table.move_is_free(grid, q.agent, n.cell, next, tick) {
