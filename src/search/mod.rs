@@ -2,4 +2,4 @@
 
 mod spatial;
 
-pub use spatial::SpatialAStar;
+pub use spatial::{MoveCosts, SearchStatus, SpatialAStar};
