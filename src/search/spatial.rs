@@ -262,7 +262,8 @@ impl SpatialAStar {
                     costs.straight
                 } else {
                     // Diagonal k-4 (NE, SE, SW, NW) touches cardinals k-4 and k-3 (mod 4).
-                    if !grid.corner_cutting() && !(open[k - 4] && open[(k - 3) % 4]) {
+                    let corners_open = open[k - 4] && open[(k - 3) % 4];
+                    if !grid.corner_cutting() && !corners_open {
                         continue;
                     }
                     costs.diagonal
