@@ -73,6 +73,34 @@ impl Segment {
         }
     }
 
+    /// The segment moved by `(dx, dy)`.
+    pub fn translated(self, dx: f64, dy: f64) -> Segment {
+        match self {
+            Segment::Line {
+                start,
+                heading,
+                length,
+            } => Segment::Line {
+                start: Point::new(start.x + dx, start.y + dy),
+                heading,
+                length,
+            },
+            Segment::Arc {
+                centre,
+                radius,
+                start_angle,
+                turn,
+                sweep,
+            } => Segment::Arc {
+                centre: Point::new(centre.x + dx, centre.y + dy),
+                radius,
+                start_angle,
+                turn,
+                sweep,
+            },
+        }
+    }
+
     /// Position and travel heading at distance `d` from the segment's start.
     pub fn pose_at(&self, d: f64) -> Pose {
         match *self {
@@ -146,6 +174,26 @@ impl Curve {
     /// Total length.
     pub fn length(&self) -> f64 {
         self.segments().iter().map(Segment::length).sum()
+    }
+
+    /// The curve moved by `(dx, dy)`: tables store curves from the origin cell.
+    pub fn translated(&self, dx: f64, dy: f64) -> Curve {
+        let mut c = *self;
+        for s in &mut c.segments[..self.len as usize] {
+            *s = s.translated(dx, dy);
+        }
+        c
+    }
+
+    /// A straight line from `a` to `b` (a unit that turns on the spot).
+    pub fn line(a: Point, b: Point) -> Curve {
+        let mut c = Curve::new();
+        c.push(Segment::Line {
+            start: a,
+            heading: normalize_angle(a.angle_to(b)),
+            length: a.dist(b),
+        });
+        c
     }
 
     /// Position and facing at distance `d` along the curve (Listing 2),

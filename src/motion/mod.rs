@@ -3,14 +3,33 @@
 //! respect those limits from the start.
 
 mod curve;
+mod directional;
 mod error;
+mod heuristic_table;
+mod hit_table;
+mod hybrid;
+mod plan;
 mod pose;
+mod smoothing;
+mod svg;
 mod turns;
 mod walkable;
 
 pub use curve::{Curve, CurvePath, Segment, Turn};
+pub use directional::{
+    DirectionalAStar, DirectionalConfig, DirectionalPath, DirectionalQuery, Neighborhood,
+    StartHeading,
+};
 pub use error::MotionError;
+pub use heuristic_table::HeuristicTable;
+pub use hit_table::{block_bit, ring_offsets, HitTable, Transition, BLOCK_HALF};
+pub use hybrid::{hybrid, HybridOutcome, HYBRID_MARGIN, HYBRID_STRETCH};
+pub use plan::{arc_line_chain, Method, MotionPlan, MotionPlanner, MotionQuery};
 pub use pose::{heading_angle, nearest_heading, normalize_angle, wrap_pi, Point, Pose, HEADINGS};
+pub use smoothing::{
+    simple_smooth, smooth_legs, smoothing48, Smoothed48, Smoothing48Failure, SMOOTHING48_BACKTRACK,
+};
+pub use svg::render_svg;
 pub use turns::{
     arc_line, arc_line_arc, arc_line_arc_all, arc_line_arc_turning, arc_line_arc_with_reverse,
     arc_line_turning, shortest_legal, SpeedRadius,
