@@ -2,9 +2,11 @@
 //! of a given width and turning radius can really drive, and searches that
 //! respect those limits from the start.
 
+mod cooperative;
 mod curve;
 mod directional;
 mod error;
+mod fixed_angle;
 mod heuristic_table;
 mod hit_table;
 mod hybrid;
@@ -15,12 +17,14 @@ mod svg;
 mod turns;
 mod walkable;
 
+pub use cooperative::SmoothedTrajectory;
 pub use curve::{Curve, CurvePath, Segment, Turn};
 pub use directional::{
     DirectionalAStar, DirectionalConfig, DirectionalPath, DirectionalQuery, Neighborhood,
     StartHeading,
 };
 pub use error::MotionError;
+pub use fixed_angle::{fixed_angle, FixedAnglePath};
 pub use heuristic_table::HeuristicTable;
 pub use hit_table::{block_bit, ring_offsets, HitTable, Transition, BLOCK_HALF};
 pub use hybrid::{hybrid, HybridOutcome, HYBRID_MARGIN, HYBRID_STRETCH};
