@@ -8,7 +8,7 @@
 use super::curve::Curve;
 use super::pose::{heading_angle, Pose, HEADINGS};
 use super::turns::arc_line_arc_all;
-use super::walkable::Footprint;
+use super::walkable::{Footprint, TABLE_SAMPLE_STEP};
 
 /// Half-size of the checked block: 11×11 cells around the origin.
 pub const BLOCK_HALF: i32 = 5;
@@ -70,7 +70,7 @@ impl HitTable {
         for (i, &(dx, dy)) in offsets.iter().enumerate() {
             offset_index[((dy + 3) * 7 + dx + 3) as usize] = i as u8;
         }
-        let fp = Footprint::new(width);
+        let fp = Footprint::new(width).with_step(TABLE_SAMPLE_STEP);
         let n = HEADINGS * HEADINGS * offsets.len();
         let mut entries = Vec::with_capacity(n);
         let mut curves = Vec::with_capacity(n);

@@ -15,7 +15,7 @@ use super::hit_table::HitTable;
 use super::pose::{nearest_heading, Pose};
 use super::smoothing::{smooth_legs, smoothing48};
 use super::turns::shortest_legal;
-use super::walkable::Footprint;
+use super::walkable::{Footprint, TABLE_SAMPLE_STEP};
 
 /// Largest span in x or y of the stretch searched with Directional8 (the seed's 12).
 pub const HYBRID_STRETCH: u32 = 12;
@@ -177,8 +177,10 @@ pub fn hybrid(
     let mut legs: Vec<Curve> = fwd.partial.curve.curves[..a].to_vec();
     poses.extend_from_slice(&mid.poses[1..]);
     legs.extend_from_slice(&mid.curve.curves);
+    // The backward pass's legs, driven forward: the same curves, checked as finely as the table did.
+    let fine = fp.with_step(TABLE_SAMPLE_STEP);
     for w in back[b..].windows(2) {
-        let leg = shortest_legal(w[0].1, w[1].1, r, |c| fp.walkable_curve(grid, c)).ok_or(
+        let leg = shortest_legal(w[0].1, w[1].1, r, |c| fine.walkable_curve(grid, c)).ok_or(
             MotionError::NoLegalPath {
                 method: "hybrid (backward smoothing)",
                 radius: r,

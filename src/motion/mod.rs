@@ -38,4 +38,4 @@ pub use turns::{
     arc_line, arc_line_arc, arc_line_arc_all, arc_line_arc_turning, arc_line_arc_with_reverse,
     arc_line_turning, shortest_legal, SpeedRadius,
 };
-pub use walkable::{free, Footprint, SAMPLE_STEP};
+pub use walkable::{free, Footprint, SAMPLE_STEP, TABLE_SAMPLE_STEP};

@@ -15,17 +15,32 @@ use super::pose::Point;
 /// Sampling step along a path, in tiles (a fifth of a tile).
 pub const SAMPLE_STEP: f64 = 0.2;
 
+/// Sampling step used when building the hit-check table: the table is built
+/// once, so it can afford a finer step, which makes its boxes smaller and the
+/// check less conservative than the runtime one.
+pub const TABLE_SAMPLE_STEP: f64 = 0.05;
+
 /// The unit's body as the checks see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Footprint {
     /// Width in tiles: the diamond's points lie `width / 2` from the centre.
     pub width: f64,
+    /// Largest distance between samples along a path, tiles.
+    pub step: f64,
 }
 
 impl Footprint {
-    /// A unit `width` tiles wide.
+    /// A unit `width` tiles wide, sampled every [`SAMPLE_STEP`].
     pub fn new(width: f64) -> Self {
-        Footprint { width }
+        Footprint {
+            width,
+            step: SAMPLE_STEP,
+        }
+    }
+
+    /// The same unit sampled every `step` tiles.
+    pub fn with_step(self, step: f64) -> Self {
+        Footprint { step, ..self }
     }
 
     /// Calls `visit(cx, cy)` for every cell the footprint at `p` may touch
@@ -62,7 +77,7 @@ impl Footprint {
     /// `Walkable(A, B)`: the straight segment from `a` to `b`.
     pub fn walkable_line(&self, grid: &Grid, a: Point, b: Point) -> bool {
         let len = a.dist(b);
-        let n = ((len / SAMPLE_STEP).ceil() as usize).max(1);
+        let n = ((len / self.step).ceil() as usize).max(1);
         let margin = len / n as f64 / 2.0;
         (0..=n).all(|i| {
             let t = i as f64 / n as f64;
@@ -98,7 +113,7 @@ impl Footprint {
         mut visit: impl FnMut(i64, i64, Point) -> bool,
     ) -> bool {
         let len = curve.length();
-        let n = ((len / SAMPLE_STEP).ceil() as usize).max(1);
+        let n = ((len / self.step).ceil() as usize).max(1);
         let margin = len / n as f64 / 2.0;
         (0..=n).all(|i| {
             let p = curve.pose_at(len * i as f64 / n as f64).point();
