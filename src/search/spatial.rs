@@ -80,6 +80,22 @@ impl<'a> MoveCosts<'a> {
     }
 }
 
+/// One cell of the weighted kernel's matrix.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeRecord {
+    /// Generation in which `g` and `parent` were set.
+    stamp: u32,
+    /// Generation in which the cell was expanded.
+    closed: u32,
+    g: u32,
+    parent: u32,
+}
+
+#[inline]
+fn open_key(f: u32, g: u32, cell: u32) -> u128 {
+    (f as u128) << 64 | ((u32::MAX - g) as u128) << 32 | cell as u128
+}
+
 /// Where a time-sliced weighted search stands after a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchStatus {
@@ -103,9 +119,12 @@ pub struct SpatialAStar {
     closed: Vec<u32>,
     generation: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
-    /// Open list of the weighted kernel: `(f << 32 | (u32::MAX - g), cell)`,
-    /// so ties on f go to the deeper node.
-    wopen: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The weighted kernel's matrix: one 16-byte record per cell (the seed's
+    /// fixed matrix), so a neighbour's stamp, g and parent share a cache line.
+    nodes: Vec<NodeRecord>,
+    /// Open list of the weighted kernel, keys `f << 64 | (u32::MAX - g) << 32 | cell`:
+    /// one integer comparison, ties on f going to the deeper node.
+    wopen: BinaryHeap<Reverse<u128>>,
     wstart: Cell,
     wgoal: Cell,
     /// Nodes expanded by the last search (over all its slices).
@@ -123,6 +142,7 @@ impl SpatialAStar {
             closed: vec![0; n],
             generation: 0,
             open: BinaryHeap::new(),
+            nodes: vec![NodeRecord::default(); n],
             wopen: BinaryHeap::new(),
             wstart: Cell(0),
             wgoal: Cell(0),
@@ -137,6 +157,7 @@ impl SpatialAStar {
                 g: vec![0; cells],
                 parent: vec![0; cells],
                 closed: vec![0; cells],
+                nodes: vec![NodeRecord::default(); cells],
                 ..Default::default()
             };
         }
@@ -144,6 +165,7 @@ impl SpatialAStar {
         if self.generation == 0 {
             self.stamp.fill(0);
             self.closed.fill(0);
+            self.nodes.fill(NodeRecord::default());
             self.generation = 1;
         }
         self.open.clear();
@@ -190,15 +212,16 @@ impl SpatialAStar {
         }
         self.next_generation(grid.cell_count());
         let gen = self.generation;
-        let s = start.index();
-        self.stamp[s] = gen;
-        self.g[s] = 0;
-        self.parent[s] = start.0;
+        self.nodes[start.index()] = NodeRecord {
+            stamp: gen,
+            closed: 0,
+            g: 0,
+            parent: start.0,
+        };
         self.wstart = start;
         self.wgoal = goal;
         let h = costs.heuristic(grid.xy(start), grid.xy(goal));
-        self.wopen
-            .push(Reverse(((h as u64) << 32 | u32::MAX as u64, start.0)));
+        self.wopen.push(Reverse(open_key(h, 0, start.0)));
         SearchStatus::InProgress
     }
 
@@ -221,25 +244,28 @@ impl SpatialAStar {
             Connectivity::Eight => 8,
         };
         let mut budget = max_expansions;
-        while let Some(Reverse((key, c))) = self.wopen.pop() {
+        let corner_cutting = grid.corner_cutting();
+        while let Some(Reverse(key)) = self.wopen.pop() {
+            let c = key as u32;
             let ci = c as usize;
-            let g = u32::MAX - (key as u32);
-            if self.closed[ci] == gen || g > self.g[ci] {
+            let g = u32::MAX - (key >> 32) as u32;
+            let rec = self.nodes[ci];
+            if rec.closed == gen || g > rec.g {
                 continue;
             }
             if budget == 0 {
-                self.wopen.push(Reverse((key, c)));
+                self.wopen.push(Reverse(key));
                 return SearchStatus::InProgress;
             }
             budget -= 1;
-            self.closed[ci] = gen;
+            self.nodes[ci].closed = gen;
             self.expanded += 1;
             if c == goal.0 {
                 path.clear();
                 let mut cur = c;
                 path.push(Cell(cur));
                 while cur != self.wstart.0 {
-                    cur = self.parent[cur as usize];
+                    cur = self.nodes[cur as usize].parent;
                     path.push(Cell(cur));
                 }
                 path.reverse();
@@ -263,12 +289,13 @@ impl SpatialAStar {
                 } else {
                     // Diagonal k-4 (NE, SE, SW, NW) touches cardinals k-4 and k-3 (mod 4).
                     let corners_open = open[k - 4] && open[(k - 3) % 4];
-                    if !grid.corner_cutting() && !corners_open {
+                    if !corner_cutting && !corners_open {
                         continue;
                     }
                     costs.diagonal
                 };
-                if self.closed[ni] == gen {
+                let nrec = &mut self.nodes[ni];
+                if nrec.closed == gen {
                     continue;
                 }
                 let step = match costs.terrain {
@@ -276,15 +303,12 @@ impl SpatialAStar {
                     None => base,
                 };
                 let ng = g + step;
-                if self.stamp[ni] != gen || ng < self.g[ni] {
-                    self.stamp[ni] = gen;
-                    self.g[ni] = ng;
-                    self.parent[ni] = c;
+                if nrec.stamp != gen || ng < nrec.g {
+                    nrec.stamp = gen;
+                    nrec.g = ng;
+                    nrec.parent = c;
                     let f = ng + costs.heuristic((nx as u32, ny as u32), goal_xy);
-                    self.wopen.push(Reverse((
-                        (f as u64) << 32 | (u32::MAX - ng) as u64,
-                        ni as u32,
-                    )));
+                    self.wopen.push(Reverse(open_key(f, ng, ni as u32)));
                 }
             }
         }
