@@ -136,6 +136,17 @@ pub struct DirectionalPath {
 
 const ROOT: u32 = u32::MAX;
 
+/// The endpoints of the search in progress, kept between slices.
+#[derive(Clone, Copy, Debug)]
+struct ActiveSearch {
+    start: Cell,
+    goal: Cell,
+    goal_heading: Option<u8>,
+    window: Option<[u32; 4]>,
+    /// The exact start heading when it is not a compass heading.
+    exact: Option<f64>,
+}
+
 /// Directional A* with its tables and reusable scratch memory.
 #[derive(Clone, Debug)]
 pub struct DirectionalAStar {
@@ -151,6 +162,7 @@ pub struct DirectionalAStar {
     generation: u32,
     open: BinaryHeap<Reverse<(u64, u32)>>,
     start_legs: Vec<(u32, Curve)>,
+    active: Option<ActiveSearch>,
     /// Nodes expanded by the last search.
     pub expanded: usize,
 }
@@ -170,6 +182,7 @@ impl DirectionalAStar {
             generation: 0,
             open: BinaryHeap::new(),
             start_legs: Vec::new(),
+            active: None,
             expanded: 0,
         }
     }
@@ -273,7 +286,19 @@ impl DirectionalAStar {
         grid: &Grid,
         q: &DirectionalQuery,
     ) -> Result<DirectionalPath, MotionError> {
-        let name = self.config.neighborhood.name();
+        self.begin(grid, q)?;
+        loop {
+            if let Some(path) = self.resume(grid, q.terrain, usize::MAX)? {
+                return Ok(path);
+            }
+        }
+    }
+
+    /// Starts a search to be run in slices by [`DirectionalAStar::resume`]:
+    /// checks the endpoints and the region table (failing at once when the
+    /// goal is unreachable) and seeds the open list, expanding nothing.
+    pub fn begin(&mut self, grid: &Grid, q: &DirectionalQuery) -> Result<(), MotionError> {
+        self.active = None;
         if !grid.is_passable(q.start) || !grid.is_passable(q.goal) {
             let (what, c) = if grid.is_passable(q.start) {
                 ("goal", q.goal)
@@ -356,23 +381,62 @@ impl DirectionalAStar {
                 }
             }
         }
+        self.active = Some(ActiveSearch {
+            start: q.start,
+            goal: q.goal,
+            goal_heading: q.goal_heading,
+            window: q.window,
+            exact: discrete.and_then(|(_, on_compass, a)| (!on_compass).then_some(a)),
+        });
+        Ok(())
+    }
+
+    /// Runs the search begun by [`DirectionalAStar::begin`] for at most
+    /// `max_expansions` expansions: `Ok(None)` means call again, `terrain`
+    /// must be the query's. The seed's "stop and think" over several frames.
+    pub fn resume(
+        &mut self,
+        grid: &Grid,
+        terrain: Option<&[u32]>,
+        max_expansions: usize,
+    ) -> Result<Option<DirectionalPath>, MotionError> {
+        let name = self.config.neighborhood.name();
+        let Some(q) = self.active else {
+            return Err(self.no_path(name, ""));
+        };
+        let goal_pt = Point::centre(grid, q.goal);
+        let terrain = |c: Cell| terrain.map_or(1, |t| t[c.index()]);
+        let in_window = |x: i64, y: i64| match q.window {
+            Some([x0, y0, x1, y1]) => {
+                x >= x0 as i64 && x <= x1 as i64 && y >= y0 as i64 && y <= y1 as i64
+            }
+            None => true,
+        };
         let offsets = self.table.offsets().to_vec();
         let penalty = self.config.reverse_penalty;
+        let mut budget = max_expansions;
         while let Some(Reverse((key, node))) = self.open.pop() {
             let n = node as usize;
             let g = u32::MAX - key as u32;
             if self.closed[n] == self.generation || g > self.g[n] {
                 continue;
             }
+            if budget == 0 {
+                self.open.push(Reverse((key, node)));
+                return Ok(None);
+            }
+            budget -= 1;
             self.closed[n] = self.generation;
             self.expanded += 1;
             if self.expanded > self.config.max_expansions {
+                self.active = None;
                 return Err(self.no_path(name, ", budget exhausted"));
             }
             let cell = Cell(node / HEADINGS as u32);
             let h0 = (node % HEADINGS as u32) as u8;
             if cell == q.goal && q.goal_heading.is_none_or(|gh| gh == h0) {
-                return Ok(self.reconstruct(grid, node, q, discrete.map(|d| d.2)));
+                self.active = None;
+                return Ok(Some(self.reconstruct(grid, node, &q)));
             }
             let (x, y) = grid.xy(cell);
             let blocked = Self::blocked_block(grid, x, y);
@@ -417,6 +481,7 @@ impl DirectionalAStar {
                 }
             }
         }
+        self.active = None;
         Err(self.no_path(name, ""))
     }
 
@@ -430,13 +495,7 @@ impl DirectionalAStar {
         }
     }
 
-    fn reconstruct(
-        &self,
-        grid: &Grid,
-        goal_node: u32,
-        q: &DirectionalQuery,
-        exact: Option<f64>,
-    ) -> DirectionalPath {
+    fn reconstruct(&self, grid: &Grid, goal_node: u32, q: &ActiveSearch) -> DirectionalPath {
         // Nodes from the first searched node to the goal; the reversing bit of
         // each leg is read from the parent word of the leg's end node.
         let mut chain = vec![goal_node];
@@ -462,7 +521,7 @@ impl DirectionalAStar {
         };
         let first = chain[0];
         if self.parent[first as usize] == ROOT {
-            let a = exact.unwrap_or(0.0);
+            let a = q.exact.unwrap_or(0.0);
             poses.push(Pose::at(Point::centre(grid, q.start), a));
             cells.push(q.start);
             let leg = self
