@@ -13,7 +13,7 @@ use super::directional::{DirectionalAStar, DirectionalQuery, StartHeading};
 use super::error::MotionError;
 use super::hit_table::HitTable;
 use super::pose::{nearest_heading, Pose};
-use super::smoothing::{smooth_legs, smoothing48};
+use super::smoothing::{final_smoothing, smoothing48};
 use super::turns::shortest_legal;
 use super::walkable::{Footprint, TABLE_SAMPLE_STEP};
 
@@ -69,7 +69,7 @@ pub fn hybrid(
     // Step 2.
     let fwd = match smoothing48(grid, table48, &path, start_heading, None) {
         Ok(s) => {
-            let curve = smooth_legs(grid, &fp, r, &s.route.poses, &s.route.curve.curves);
+            let curve = final_smoothing(grid, &fp, r, &s.route.poses, &s.route.curve.curves);
             return Ok(HybridOutcome {
                 grid_path: path,
                 curve,
@@ -193,7 +193,7 @@ pub fn hybrid(
         poses.push(w[1].1);
     }
     // Step 6.
-    let curve = smooth_legs(grid, &fp, r, &poses, &legs);
+    let curve = final_smoothing(grid, &fp, r, &poses, &legs);
     Ok(HybridOutcome {
         grid_path: path,
         curve,

@@ -31,7 +31,8 @@ pub use hybrid::{hybrid, HybridOutcome, HYBRID_MARGIN, HYBRID_STRETCH};
 pub use plan::{arc_line_chain, Method, MotionPlan, MotionPlanner, MotionQuery};
 pub use pose::{heading_angle, nearest_heading, normalize_angle, wrap_pi, Point, Pose, HEADINGS};
 pub use smoothing::{
-    simple_smooth, smooth_legs, smoothing48, Smoothed48, Smoothing48Failure, SMOOTHING48_BACKTRACK,
+    final_smoothing, simple_smooth, smooth_free_headings, smooth_legs, smoothing48, Smoothed48,
+    Smoothing48Failure, SHORTCUT_LOOKAHEAD, SMOOTHING48_BACKTRACK,
 };
 pub use svg::render_svg;
 pub use turns::{

@@ -15,7 +15,7 @@ use super::error::MotionError;
 use super::hit_table::HitTable;
 use super::hybrid::hybrid;
 use super::pose::{Point, Pose};
-use super::smoothing::{simple_smooth, smooth_legs, smoothing48};
+use super::smoothing::{final_smoothing, simple_smooth, smoothing48};
 use super::turns::arc_line;
 use super::walkable::Footprint;
 
@@ -242,8 +242,13 @@ impl MotionPlanner {
                 let table = self.table48(q);
                 match smoothing48(grid, table, &path, heading, None) {
                     Ok(s) => {
-                        let curve =
-                            smooth_legs(grid, &fp, q.radius, &s.route.poses, &s.route.curve.curves);
+                        let curve = final_smoothing(
+                            grid,
+                            &fp,
+                            q.radius,
+                            &s.route.poses,
+                            &s.route.curve.curves,
+                        );
                         (path, curve)
                     }
                     Err(f) => {
@@ -262,7 +267,7 @@ impl MotionPlanner {
                 let curve = if d.reversing.iter().any(|&r| r) {
                     d.curve
                 } else {
-                    smooth_legs(grid, &fp, q.radius, &d.poses, &d.curve.curves)
+                    final_smoothing(grid, &fp, q.radius, &d.poses, &d.curve.curves)
                 };
                 (d.cells, curve)
             }

@@ -15,7 +15,7 @@ use super::curve::{Curve, CurvePath};
 use super::directional::{DirectionalAStar, DirectionalPath, StartHeading};
 use super::hit_table::{block_bit, HitTable};
 use super::pose::{heading_angle, nearest_heading, wrap_pi, Point, Pose, HEADINGS};
-use super::turns::shortest_legal;
+use super::turns::{arc_line, shortest_legal};
 use super::walkable::Footprint;
 
 /// Listing 1: from each kept waypoint, skip every following waypoint that can
@@ -80,6 +80,90 @@ pub fn smooth_legs(
     }
     out.push(leg);
     CurvePath { curves: out }
+}
+
+/// How many waypoints ahead [`smooth_free_headings`] looks for a shortcut.
+pub const SHORTCUT_LOOKAHEAD: usize = 24;
+
+/// Listing 1 with free headings at the kept waypoints: from the current pose,
+/// the farthest waypoint reachable by a walkable arc-then-line curve (the
+/// seed's Figure 5 turn) from which the route can rejoin the next posed
+/// waypoint legally; failing that, the original leg (or the rejoining curve).
+/// Drops the zigzag that compass headings at every waypoint leave behind,
+/// and is legal by construction: every piece is checked or was legal before.
+pub fn smooth_free_headings(
+    grid: &Grid,
+    fp: &Footprint,
+    radius: f64,
+    poses: &[Pose],
+    legs: &[Curve],
+) -> CurvePath {
+    let mut out: Vec<Curve> = Vec::new();
+    if legs.is_empty() || legs.iter().any(|l| l.reverse) {
+        return CurvePath {
+            curves: legs.to_vec(),
+        };
+    }
+    let last = poses.len() - 1;
+    let walkable = |c: &Curve| fp.walkable_curve(grid, c);
+    // The unit is at waypoint `i` with pose `pose`; `on_track` when that pose is the original one.
+    let (mut i, mut pose, mut on_track) = (0usize, poses[0], true);
+    while i < last {
+        let mut next = None;
+        for j in ((i + 2).min(last)..=(i + SHORTCUT_LOOKAHEAD).min(last)).rev() {
+            let Some(c) = arc_line(pose, poses[j].point(), radius) else {
+                continue;
+            };
+            if !walkable(&c) {
+                continue;
+            }
+            let end = c.pose_at(c.length());
+            if j == last || shortest_legal(end, poses[j + 1], radius, walkable).is_some() {
+                next = Some((j, c, end));
+                break;
+            }
+        }
+        match next {
+            Some((j, c, end)) => {
+                out.push(c);
+                (i, pose, on_track) = (j, end, j == last);
+            }
+            None if on_track => {
+                out.push(legs[i]);
+                (i, pose) = (i + 1, poses[i + 1]);
+            }
+            None => {
+                // Checked when this waypoint was reached: the rejoining curve exists.
+                let c = shortest_legal(pose, poses[i + 1], radius, walkable)
+                    .expect("rejoin was checked");
+                out.push(c);
+                (i, pose, on_track) = (i + 1, poses[i + 1], true);
+            }
+        }
+    }
+    CurvePath { curves: out }
+}
+
+/// The final smoothing pass: [`smooth_legs`], then [`smooth_free_headings`]
+/// over the waypoints it kept, whichever of the two is shorter.
+pub fn final_smoothing(
+    grid: &Grid,
+    fp: &Footprint,
+    radius: f64,
+    poses: &[Pose],
+    legs: &[Curve],
+) -> CurvePath {
+    let a = smooth_legs(grid, fp, radius, poses, legs);
+    let mut kept: Vec<Pose> = a.curves.iter().map(|c| c.pose_at(0.0)).collect();
+    if let Some(c) = a.curves.last() {
+        kept.push(c.pose_at(c.length()));
+    }
+    let b = smooth_free_headings(grid, fp, radius, &kept, &a.curves);
+    if b.length() < a.length() - 1e-9 {
+        b
+    } else {
+        a
+    }
 }
 
 /// A Smoothing48 pass that found no legal way to the end of the path.
