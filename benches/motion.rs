@@ -234,5 +234,67 @@ fn directional(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, astar_vs_pathfinding, smoothing, directional);
+/// Not timed: how often each method finds a legal route, and how often the
+/// hybrid's fast path suffices, over 50 scenario rows of length 10 to 60 per map
+/// and radius.
+fn success_rates(_: &mut Criterion) {
+    let methods = [
+        Method::Smooth,
+        Method::Smooth48,
+        Method::Directional(Neighborhood::D8),
+        Method::Directional(Neighborhood::D24),
+        Method::Directional(Neighborhood::D48),
+        Method::Hybrid,
+    ];
+    for (name, radius) in [
+        ("den520d", RADIUS),
+        ("random-64-64-20", RADIUS),
+        ("maze-32-32-2", RADIUS),
+        ("room-32-32-4", RADIUS),
+        ("warehouse-10-20-10-2-1", RADIUS),
+        ("den520d", 2.0),
+        ("random-64-64-20", 2.0),
+        ("maze-32-32-2", 2.0),
+        ("room-32-32-4", 2.0),
+    ] {
+        let (g, rows) = load(name, 10.0, 60.0, 50);
+        let mut planner = MotionPlanner::new();
+        let mut ok = [0usize; 6];
+        let mut fast = 0;
+        for &(s, t, _) in &rows {
+            let q = MotionQuery {
+                start: s,
+                start_heading: None,
+                goal: t,
+                radius,
+                width: WIDTH,
+                reverse_penalty: None,
+            };
+            for (k, &m) in methods.iter().enumerate() {
+                if let Ok(p) = planner.plan(&g, &q, m) {
+                    ok[k] += 1;
+                    fast += usize::from(p.fast_path == Some(true));
+                }
+            }
+        }
+        let cells: Vec<String> = methods
+            .iter()
+            .zip(ok)
+            .map(|(m, n)| format!("{} {n}", m.name()))
+            .collect();
+        eprintln!(
+            "legal routes on {name} ({} rows, radius {radius}, width {WIDTH}): {}; hybrid fast path {fast}",
+            rows.len(),
+            cells.join(", ")
+        );
+    }
+}
+
+criterion_group!(
+    benches,
+    success_rates,
+    astar_vs_pathfinding,
+    smoothing,
+    directional
+);
 criterion_main!(benches);
