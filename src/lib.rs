@@ -4,7 +4,9 @@
 //! and its files), [`agents`] (struct-of-arrays unit storage), [`distance`]
 //! (true-distance heuristics), [`reservation`] (the space-time reservation
 //! table), [`search`] (A* kernels), [`planner`] (LRA*, CA*, HCA*, WHCA*),
-//! [`engine`] (the tick loop and metrics), [`validate`] and [`io`].
+//! [`engine`] (the tick loop and metrics), [`validate`] and [`io`]; beside
+//! them [`motion`] (Pinter's realistic motion: smoothing, turning radius,
+//! Directional A*, hybrid search, display smoothing of executed trajectories).
 
 #![warn(missing_docs)]
 

@@ -171,12 +171,17 @@ pub fn run(args: &PathArgs) -> Result<(), PathCommandError> {
                 [x, y]
             })
             .collect();
-        let curve: Vec<[f64; 3]> = plan
+        let mut curve: Vec<[f64; 3]> = plan
             .curve
             .samples(0.1)
             .iter()
             .map(|p| [p.x, p.y, p.heading])
             .collect();
+        if curve.is_empty() {
+            // Start and goal coincide: the unit stays where it is.
+            let (x, y) = grid.xy(start);
+            curve.push([x as f64 + 0.5, y as f64 + 0.5, start_heading.unwrap_or(0.0)]);
+        }
         let doc = serde_json::json!({
             "grid_path": grid_path,
             "curve": curve,

@@ -173,7 +173,7 @@ impl Curve {
 
     /// Total length.
     pub fn length(&self) -> f64 {
-        self.segments().iter().map(Segment::length).sum()
+        self.segments().iter().fold(0.0, |a, s| a + s.length())
     }
 
     /// The curve moved by `(dx, dy)`: tables store curves from the origin cell.
@@ -247,7 +247,7 @@ pub struct CurvePath {
 impl CurvePath {
     /// Total length.
     pub fn length(&self) -> f64 {
-        self.curves.iter().map(Curve::length).sum()
+        self.curves.iter().fold(0.0, |a, c| a + c.length())
     }
 
     /// Position and facing at distance `d` from the start.

@@ -352,7 +352,8 @@ impl DirectionalAStar {
                 let from = Pose::at(start_pt, a);
                 let fp = self.footprint;
                 let r = self.config.radius;
-                for &(dx, dy) in self.table.offsets().to_vec().iter() {
+                let (offsets, count) = self.table.offsets_array();
+                for &(dx, dy) in &offsets[..count] {
                     let (nx, ny) = (sx as i64 + dx as i64, sy as i64 + dy as i64);
                     if !free(grid, nx, ny) || !in_window(nx, ny) {
                         continue;
@@ -412,7 +413,8 @@ impl DirectionalAStar {
             }
             None => true,
         };
-        let offsets = self.table.offsets().to_vec();
+        let (offsets, count) = self.table.offsets_array();
+        let offsets = &offsets[..count];
         let penalty = self.config.reverse_penalty;
         let mut budget = max_expansions;
         while let Some(Reverse((key, node))) = self.open.pop() {

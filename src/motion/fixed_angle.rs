@@ -4,7 +4,7 @@
 //! tangent where the heading is legal (each side pair is r·tan(π/N) long);
 //! straight lines become two legal pieces meeting where they intersect.
 
-use std::f64::consts::{FRAC_PI_2, PI, TAU};
+use std::f64::consts::{FRAC_PI_2, TAU};
 
 use super::curve::{CurvePath, Segment};
 use super::pose::{normalize_angle, Point};
@@ -21,7 +21,7 @@ pub struct FixedAnglePath {
 impl FixedAnglePath {
     /// Total length.
     pub fn length(&self) -> f64 {
-        self.points.windows(2).map(|w| w[0].dist(w[1])).sum()
+        self.points.windows(2).fold(0.0, |a, w| a + w[0].dist(w[1]))
     }
 
     /// Heading index (0..directions) of each piece.
@@ -112,7 +112,6 @@ pub fn fixed_angle(path: &CurvePath, directions: u32) -> FixedAnglePath {
     }
     let end = path.pose_at(path.length()).point();
     connect(&mut out, end, step);
-    debug_assert!(step <= PI);
     FixedAnglePath {
         directions,
         points: out,

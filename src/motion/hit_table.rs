@@ -141,6 +141,14 @@ impl HitTable {
         &self.offsets
     }
 
+    /// The offsets copied into a fixed array (and their count), so a search
+    /// can walk them while mutating itself without allocating.
+    pub fn offsets_array(&self) -> ([(i32, i32); 48], usize) {
+        let mut a = [(0, 0); 48];
+        a[..self.offsets.len()].copy_from_slice(&self.offsets);
+        (a, self.offsets.len())
+    }
+
     #[inline]
     fn index(&self, h0: u8, h1: u8, o: usize) -> usize {
         (h0 as usize * HEADINGS + h1 as usize) * self.offsets.len() + o

@@ -208,6 +208,14 @@ impl MotionPlanner {
                 });
             }
         }
+        if q.start == q.goal {
+            return Ok(MotionPlan {
+                grid_path: vec![q.start],
+                curve: CurvePath::default(),
+                search_ms: t0.elapsed().as_secs_f64() * 1000.0,
+                fast_path: None,
+            });
+        }
         let heading = q
             .start_heading
             .map_or(StartHeading::Free, StartHeading::Angle);
