@@ -12,6 +12,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::radix_heap::RadixHeap;
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
 
 /// Move costs for the weighted kernel. A move onto cell `c` costs
@@ -91,11 +92,6 @@ struct NodeRecord {
     parent: u32,
 }
 
-#[inline]
-fn open_key(f: u32, g: u32, cell: u32) -> u128 {
-    (f as u128) << 64 | ((u32::MAX - g) as u128) << 32 | cell as u128
-}
-
 /// Where a time-sliced weighted search stands after a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchStatus {
@@ -122,9 +118,9 @@ pub struct SpatialAStar {
     /// The weighted kernel's matrix: one 16-byte record per cell (the seed's
     /// fixed matrix), so a neighbour's stamp, g and parent share a cache line.
     nodes: Vec<NodeRecord>,
-    /// Open list of the weighted kernel, keys `f << 64 | (u32::MAX - g) << 32 | cell`:
-    /// one integer comparison, ties on f going to the deeper node.
-    wopen: BinaryHeap<Reverse<u128>>,
+    /// Open list of the weighted kernel: `(f, cell)` in a radix heap (f never
+    /// decreases with the consistent octile heuristic).
+    wopen: RadixHeap,
     wstart: Cell,
     wgoal: Cell,
     /// Nodes expanded by the last search (over all its slices).
@@ -143,7 +139,7 @@ impl SpatialAStar {
             generation: 0,
             open: BinaryHeap::new(),
             nodes: vec![NodeRecord::default(); n],
-            wopen: BinaryHeap::new(),
+            wopen: RadixHeap::default(),
             wstart: Cell(0),
             wgoal: Cell(0),
             expanded: 0,
@@ -221,7 +217,7 @@ impl SpatialAStar {
         self.wstart = start;
         self.wgoal = goal;
         let h = costs.heuristic(grid.xy(start), grid.xy(goal));
-        self.wopen.push(Reverse(open_key(h, 0, start.0)));
+        self.wopen.push(h, start.0);
         SearchStatus::InProgress
     }
 
@@ -245,16 +241,16 @@ impl SpatialAStar {
         };
         let mut budget = max_expansions;
         let corner_cutting = grid.corner_cutting();
-        while let Some(Reverse(key)) = self.wopen.pop() {
-            let c = key as u32;
+        while let Some((f, c)) = self.wopen.pop() {
             let ci = c as usize;
-            let g = u32::MAX - (key >> 32) as u32;
             let rec = self.nodes[ci];
-            if rec.closed == gen || g > rec.g {
+            // A stale entry's cell was expanded before: with monotone f the best entry comes first.
+            if rec.closed == gen {
                 continue;
             }
+            let g = rec.g;
             if budget == 0 {
-                self.wopen.push(Reverse(key));
+                self.wopen.push(f, c);
                 return SearchStatus::InProgress;
             }
             budget -= 1;
@@ -308,7 +304,7 @@ impl SpatialAStar {
                     nrec.g = ng;
                     nrec.parent = c;
                     let f = ng + costs.heuristic((nx as u32, ny as u32), goal_xy);
-                    self.wopen.push(Reverse(open_key(f, ng, ni as u32)));
+                    self.wopen.push(f, ni as u32);
                 }
             }
         }
