@@ -211,6 +211,7 @@ fn directional(c: &mut Criterion) {
             radius: RADIUS,
             width: WIDTH,
             reverse_penalty: None,
+            min_radius: None,
         };
         let (mut fast, mut slow, mut failed) = (0, 0, 0);
         for &(s, t, _) in &rows {
@@ -269,6 +270,7 @@ fn success_rates(_: &mut Criterion) {
                 radius,
                 width: WIDTH,
                 reverse_penalty: None,
+                min_radius: None,
             };
             for (k, &m) in methods.iter().enumerate() {
                 if let Ok(p) = planner.plan(&g, &q, m) {

@@ -86,6 +86,8 @@ fn check_all(g: &Grid, queries: &[(Cell, Cell)], radius: f64, width: f64) -> Vec
                 radius,
                 width,
                 reverse_penalty: None,
+                // Smooth may slow down to turn tighter: those curves must be clear too.
+                min_radius: (m == Method::Smooth).then_some(radius / 3.0),
             };
             if let Ok(plan) = planner.plan(g, &q, m) {
                 ok[k] += 1;

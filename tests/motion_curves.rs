@@ -74,6 +74,7 @@ fn planned_curves_are_continuous_and_keep_the_radius() {
                 radius,
                 width: 0.4,
                 reverse_penalty: None,
+                min_radius: None,
             };
             let Ok(plan) = planner.plan(&g, &q, m) else {
                 continue;
@@ -170,12 +171,14 @@ fn reversing_search_uses_cusps_legally() {
         radius: 1.0,
         width: 0.4,
         reverse_penalty: Some(2.0),
+        min_radius: None,
     };
     let mut planner = MotionPlanner::new();
     let fwd = planner.plan(
         &g,
         &MotionQuery {
             reverse_penalty: None,
+            min_radius: None,
             ..q
         },
         Method::Directional(Neighborhood::D24),

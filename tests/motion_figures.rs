@@ -43,6 +43,7 @@ fn smoothing_turns_illegally_where_directional_loops_through_the_room() {
         radius: 1.5,
         width: 0.5,
         reverse_penalty: None,
+        min_radius: None,
     };
     let mut p = MotionPlanner::new();
     // A* goes back west through the link; smoothing then needs an impossible U-turn.
@@ -98,6 +99,7 @@ fn directional24_gets_round_a_bend_directional8_cannot() {
         radius: 1.5,
         width: 0.5,
         reverse_penalty: None,
+        min_radius: None,
     };
     let mut p = MotionPlanner::new();
     match p.plan(&g, &q, Method::Directional(Neighborhood::D8)) {
@@ -119,6 +121,24 @@ fn directional24_gets_round_a_bend_directional8_cannot() {
         d24.curve.length()
     );
     assert!(d48.curve.length() <= d24.curve.length() + 1e-6);
+    // Plain smoothing cannot turn at the bend; slowing down to turn tighter can.
+    assert!(matches!(
+        p.plan(&g, &q, Method::Smooth),
+        Err(MotionError::IllegalTurn { .. })
+    ));
+    let slow = MotionQuery {
+        min_radius: Some(0.5),
+        ..q
+    };
+    let tight = p.plan(&g, &slow, Method::Smooth).unwrap();
+    assert!(tight.tightened_turns >= 1);
+    for c in &tight.curve.curves {
+        for s in c.segments() {
+            if let throng::motion::Segment::Arc { radius, .. } = s {
+                assert!(*radius >= 0.5 - 1e-9 && *radius <= 1.5 + 1e-9);
+            }
+        }
+    }
     // With a tighter radius the one-tile hops suffice again.
     let q1 = MotionQuery { radius: 1.0, ..q };
     assert!(p
@@ -136,6 +156,7 @@ fn unreachable_goal_is_answered_before_any_search() {
         radius: 1.0,
         width: 0.5,
         reverse_penalty: None,
+        min_radius: None,
     };
     let mut p = MotionPlanner::new();
     for m in Method::ALL {

@@ -27,6 +27,7 @@ fn pieces_point_along_legal_headings_and_follow_the_curve() {
         radius: 2.0,
         width: 0.4,
         reverse_penalty: None,
+        min_radius: None,
     };
     let plan = MotionPlanner::new()
         .plan(&g, &q, Method::Directional(Neighborhood::D24))

@@ -31,6 +31,10 @@ pub struct PathArgs {
     /// Let directional searches reverse, each reversing leg's length multiplied by this.
     #[arg(long)]
     pub reverse_penalty: Option<f64>,
+    /// With `--method smooth`: tighten an illegal turn down to this radius
+    /// (the unit slows down for it) instead of failing.
+    #[arg(long)]
+    pub min_radius: Option<f64>,
     /// Write an SVG picture of the map, the grid path and the curve here.
     #[arg(long)]
     pub svg: Option<PathBuf>,
@@ -121,6 +125,7 @@ pub fn run(args: &PathArgs) -> Result<(), PathCommandError> {
         radius: args.radius,
         width: args.width,
         reverse_penalty: args.reverse_penalty,
+        min_radius: args.min_radius,
     };
     let plan = MotionPlanner::new().plan(&grid, &q, method)?;
     let cells: Vec<String> = plan
@@ -135,6 +140,9 @@ pub fn run(args: &PathArgs) -> Result<(), PathCommandError> {
     println!("grid path ({} cells): {}", cells.len(), cells.join(" "));
     println!("length: {:.3} tiles", plan.curve.length());
     println!("search: {:.3} ms", plan.search_ms);
+    if args.min_radius.is_some() && method == Method::Smooth {
+        println!("turns tightened by slowing down: {}", plan.tightened_turns);
+    }
     if let Some(fast) = plan.fast_path {
         println!(
             "hybrid fast path: {}",

@@ -85,6 +85,9 @@ pub struct MotionQuery {
     pub width: f64,
     /// Allow reversing in directional searches at this cost factor.
     pub reverse_penalty: Option<f64>,
+    /// Let the `smooth` method tighten an illegal turn, down to this radius:
+    /// a unit that slows down can turn tighter (the seed's "making tighter turns").
+    pub min_radius: Option<f64>,
 }
 
 /// A planned trip.
@@ -98,6 +101,8 @@ pub struct MotionPlan {
     pub search_ms: f64,
     /// Whether the hybrid's fast path sufficed (`None` for other methods).
     pub fast_path: Option<bool>,
+    /// Turns the `smooth` method had to tighten below the radius (slowing down for them).
+    pub tightened_turns: usize,
 }
 
 /// Reusable searches and tables; tables are rebuilt only when the unit changes.
@@ -214,6 +219,7 @@ impl MotionPlanner {
                 curve: CurvePath::default(),
                 search_ms: t0.elapsed().as_secs_f64() * 1000.0,
                 fast_path: None,
+                tightened_turns: 0,
             });
         }
         let heading = q
@@ -221,6 +227,7 @@ impl MotionPlanner {
             .map_or(StartHeading::Free, StartHeading::Angle);
         let centre = |c: Cell| Point::centre(grid, c);
         let mut fast_path = None;
+        let mut tightened_turns = 0;
         let (grid_path, curve) = match method {
             Method::Astar => {
                 let path = self.grid_path(grid, q, &MoveCosts::octile())?;
@@ -234,15 +241,8 @@ impl MotionPlanner {
                 let path = self.grid_path(grid, q, &MoveCosts::octile())?;
                 let pts: Vec<Point> = path.iter().map(|&c| centre(c)).collect();
                 let pts = simple_smooth(grid, &fp, &pts);
-                let curve = arc_line_chain(&pts, q)?;
-                if let Some(hit) = curve.curves.iter().find_map(|c| fp.first_hit(grid, c)) {
-                    return Err(MotionError::IllegalTurn {
-                        x: hit.x,
-                        y: hit.y,
-                        radius: q.radius,
-                        width: q.width,
-                    });
-                }
+                let (curve, tightened) = tightening_chain(grid, &fp, &pts, q)?;
+                tightened_turns = tightened;
                 (path, curve)
             }
             Method::Smooth48 => {
@@ -294,8 +294,62 @@ impl MotionPlanner {
             curve,
             search_ms: t0.elapsed().as_secs_f64() * 1000.0,
             fast_path,
+            tightened_turns,
         })
     }
+}
+
+/// The seed's simple turning solution, legal or an error: from the start
+/// pose an arc-then-line curve to each waypoint in turn. A leg that hits a
+/// blocked cell is retried with a tighter radius, in tenths of the way down
+/// to `q.min_radius` (if set), as a unit slowing down for the turn would.
+/// Returns the curve and how many legs were tightened.
+pub fn tightening_chain(
+    grid: &Grid,
+    fp: &Footprint,
+    points: &[Point],
+    q: &MotionQuery,
+) -> Result<(CurvePath, usize), MotionError> {
+    let mut curves = Vec::new();
+    let mut tightened = 0;
+    let Some(&first) = points.first() else {
+        return Ok((CurvePath { curves }, 0));
+    };
+    let initial = q
+        .start_heading
+        .unwrap_or_else(|| points.get(1).map_or(0.0, |&p| first.angle_to(p)));
+    let mut pose = Pose::at(first, initial);
+    let floor = q.min_radius.unwrap_or(q.radius).min(q.radius);
+    for &p in &points[1..] {
+        let mut hit = None;
+        let leg = (0..=10).find_map(|k| {
+            let r = q.radius - (q.radius - floor) * k as f64 / 10.0;
+            if k > 0 && floor == q.radius {
+                return None;
+            }
+            let c = arc_line(pose, p, r)?;
+            match fp.first_hit(grid, &c) {
+                None => Some((c, k > 0)),
+                Some(h) => {
+                    hit.get_or_insert(h);
+                    None
+                }
+            }
+        });
+        let Some((c, tight)) = leg else {
+            let h = hit.unwrap_or(p);
+            return Err(MotionError::IllegalTurn {
+                x: h.x,
+                y: h.y,
+                radius: floor,
+                width: q.width,
+            });
+        };
+        tightened += usize::from(tight);
+        pose = c.pose_at(c.length());
+        curves.push(c);
+    }
+    Ok((CurvePath { curves }, tightened))
 }
 
 /// The seed's simple turning solution: from the start pose, the shortest
