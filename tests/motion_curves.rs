@@ -195,3 +195,26 @@ fn reversing_search_uses_cusps_legally() {
         check_curve(c, 1.0);
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Any two poses: every one of the four curves that exists starts and ends
+    /// at the poses, is continuous and keeps the radius.
+    #[test]
+    fn random_pose_pairs(
+        x in -8.0f64..8.0, y in -8.0f64..8.0, h0 in 0.0f64..std::f64::consts::TAU, h1 in 0.0f64..std::f64::consts::TAU, r in 0.2f64..3.0,
+    ) {
+        let from = Pose::new(0.0, 0.0, h0);
+        let to = Pose::new(x, y, h1);
+        let all = arc_line_arc_all(from, to, r);
+        // The same-direction curves always exist.
+        proptest::prop_assert!(all[0].is_some() && all[1].is_some());
+        for c in all.into_iter().flatten() {
+            check_curve(&c, r);
+            let (s, e) = (c.pose_at(0.0), c.pose_at(c.length()));
+            proptest::prop_assert!(s.point().dist(from.point()) < 1e-6 && heading_gap(s.heading, h0) < 1e-6);
+            proptest::prop_assert!(e.point().dist(to.point()) < 1e-6 && heading_gap(e.heading, h1) < 1e-6);
+        }
+    }
+}
