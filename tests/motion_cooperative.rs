@@ -1,7 +1,8 @@
 //! Smoothing an executed grid trajectory (one cell per tick) never leaves the
 //! cells the unit holds: at any time between ticks k and k+1 the unit's centre
 //! is inside cell k or cell k+1 (and for 4-connected moves so is a diamond of
-//! width 0.5), and the motion is continuous in position and heading.
+//! width 0.5), and the motion is continuous in position and heading. So a
+//! unit turning round a corner never cuts through the cell another unit holds there.
 
 use throng::map::{generate_map, Cell, Connectivity, GeneratorSpec, Grid};
 use throng::motion::{wrap_pi, Point, SmoothedTrajectory};
@@ -103,4 +104,36 @@ fn smoothed_trajectories_stay_in_held_cells() {
     for t in &eight {
         check(&g, t, 0.0);
     }
+}
+
+#[test]
+fn a_turn_never_cuts_the_corner_another_unit_holds() {
+    let g = Grid::new(3, 3, vec![true; 9], Connectivity::Four);
+    // Unit 0 goes (0,1) -> (1,1) -> (1,0) -> (2,0); unit 1 waits on the inside corner (0,0).
+    let plan = throng::io::PlanFile {
+        starts: vec![(0, 1), (0, 0)],
+        goals: vec![(2, 0), (0, 0)],
+        steps: vec![
+            vec![(0, 1), (0, 0)],
+            vec![(1, 1), (0, 0)],
+            vec![(1, 0), (0, 0)],
+            vec![(2, 0), (0, 0)],
+        ],
+        ..Default::default()
+    };
+    let turning = SmoothedTrajectory::from_plan(&g, &plan, 0).unwrap();
+    let waiting = SmoothedTrajectory::from_plan(&g, &plan, 1).unwrap();
+    assert!(SmoothedTrajectory::from_plan(&g, &plan, 2).is_none());
+    let mut curved = false;
+    for (t, p) in turning.samples(200) {
+        assert!(
+            !(p.x < 1.0 && p.y < 1.0),
+            "at t = {t} unit 0 is inside unit 1's cell: {p:?}"
+        );
+        let w = waiting.position_at(t);
+        assert!((w.x - 0.5).abs() < 1e-12 && (w.y - 0.5).abs() < 1e-12);
+        // The corner is rounded, not taken at a right angle through the centre.
+        curved |= (t - 1.25).abs() < 1e-9 && p.x > 1.0 && p.x < 1.5 && p.y > 1.0 && p.y < 1.5;
+    }
+    assert!(curved);
 }

@@ -8,6 +8,7 @@
 //! never cuts through another unit's reservation. Consecutive pieces meet
 //! with the same tangent, so position and heading are continuous.
 
+use crate::io::PlanFile;
 use crate::map::{Cell, Grid};
 
 use super::pose::Point;
@@ -24,6 +25,20 @@ impl SmoothedTrajectory {
         SmoothedTrajectory {
             centres: cells.iter().map(|&c| Point::centre(grid, c)).collect(),
         }
+    }
+
+    /// Unit `unit`'s executed trajectory in a plan file, or `None` if the plan
+    /// has no such unit or a position off the map.
+    pub fn from_plan(grid: &Grid, plan: &PlanFile, unit: usize) -> Option<Self> {
+        let cells: Option<Vec<Cell>> = plan
+            .steps
+            .iter()
+            .map(|row| {
+                row.get(unit)
+                    .and_then(|&(x, y)| grid.cell_checked(x as i64, y as i64))
+            })
+            .collect();
+        Some(Self::new(grid, &cells?))
     }
 
     /// Ticks covered (the last tick is `len - 1`).

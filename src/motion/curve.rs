@@ -265,6 +265,11 @@ impl CurvePath {
             .unwrap_or_default()
     }
 
+    /// Position and facing after `elapsed` time units at constant `speed`.
+    pub fn pose_at_time(&self, speed: f64, elapsed: f64) -> Pose {
+        self.pose_at(speed * elapsed)
+    }
+
     /// Poses at most `step` apart along the whole route, both ends included.
     pub fn samples(&self, step: f64) -> Vec<Pose> {
         let mut out = Vec::new();
