@@ -457,15 +457,15 @@ impl DirectionalAStar {
                     if self.closed[nnode as usize] == self.generation {
                         continue;
                     }
-                    let tr = self.table.get(h0, h1, o);
                     let mut best: Option<(u32, u32)> = None;
-                    if tr.cost != u32::MAX && tr.mask & blocked == 0 {
-                        best = Some((g + tr.cost * t, node << 1));
+                    if let Some((_, cost)) = self.table.legal(h0, h1, o, blocked) {
+                        best = Some((g + cost * t, node << 1));
                     }
                     if let Some(p) = penalty {
-                        let tr = self.table.get((h0 + 4) % 8, (h1 + 4) % 8, o);
-                        if tr.cost != u32::MAX && tr.mask & blocked == 0 {
-                            let c = g + (tr.cost as f64 * p) as u32 * t;
+                        if let Some((_, cost)) =
+                            self.table.legal((h0 + 4) % 8, (h1 + 4) % 8, o, blocked)
+                        {
+                            let c = g + (cost as f64 * p) as u32 * t;
                             if best.is_none_or(|b| c < b.0) {
                                 best = Some((c, node << 1 | 1));
                             }
@@ -547,13 +547,19 @@ impl DirectionalAStar {
                 .offset_number(bx as i32 - ax as i32, by as i32 - ay as i32)
                 .expect("parent and child are within reach");
             let (h0, h1) = ((a % 8) as u8, (b % 8) as u8);
-            let curve = if rev {
-                let mut c = self.table.curve((h0 + 4) % 8, (h1 + 4) % 8, o, ax, ay);
-                c.reverse = true;
-                c
+            // The search took the first candidate clear of the block's blocked cells: take it again.
+            let blocked = Self::blocked_block(grid, ax, ay);
+            let (t0, t1) = if rev {
+                ((h0 + 4) % 8, (h1 + 4) % 8)
             } else {
-                self.table.curve(h0, h1, o, ax, ay)
+                (h0, h1)
             };
+            let (k, _) = self
+                .table
+                .legal(t0, t1, o, blocked)
+                .expect("the search used a legal candidate");
+            let mut curve = self.table.curve(t0, t1, o, k, ax, ay);
+            curve.reverse = rev;
             curves.push(curve);
             reversing.push(rev);
             poses.push(node_pose(b));

@@ -1,7 +1,9 @@
 //! The hit-check table (the seed's Figure 13): for every start heading, end
-//! heading and neighbour offset, the shortest curve between the two cell
-//! centres and a 121-bit mask of the 11×11 block around the origin cell
-//! marking every cell the unit may touch on the way. A search then tests a
+//! heading and neighbour offset, the arc-line-arc curves between the two cell
+//! centres (up to four, shortest first) and for each a 121-bit mask of the
+//! 11×11 block around the origin cell marking every cell the unit may touch
+//! on the way. Keeping all four, not just the shortest, answers the seed's
+//! caveat that the shortest may be blocked where another would pass. A search then tests a
 //! transition with one AND against the block's blocked-cell mask, instead of
 //! trigonometry and sampling. Rebuilt whenever the radius or width change.
 
@@ -45,6 +47,14 @@ pub struct Transition {
     pub cost: u32,
 }
 
+/// Candidate curves kept per transition (the four arc-line-arc curves).
+pub const CANDIDATES: usize = 4;
+
+const NONE: Transition = Transition {
+    mask: 0,
+    cost: u32::MAX,
+};
+
 /// Hit-check table for one radius, width and reach.
 #[derive(Clone, Debug)]
 pub struct HitTable {
@@ -53,8 +63,8 @@ pub struct HitTable {
     offsets: Vec<(i32, i32)>,
     /// Index of each offset in `offsets`, by `(dy + 3) * 7 + dx + 3`.
     offset_index: [u8; 49],
-    entries: Vec<Transition>,
-    curves: Vec<Curve>,
+    entries: Vec<[Transition; CANDIDATES]>,
+    curves: Vec<[Curve; CANDIDATES]>,
 }
 
 impl HitTable {
@@ -84,8 +94,11 @@ impl HitTable {
                         .flatten()
                         .collect();
                     cands.sort_by(|a, b| a.length().total_cmp(&b.length()));
-                    // The shortest curve whose footprint stays inside the block.
-                    let found = cands.into_iter().find_map(|c| {
+                    let mut row = [NONE; CANDIDATES];
+                    let mut row_curves = [Curve::new(); CANDIDATES];
+                    // Those curves whose footprint stays inside the block, shortest first.
+                    let mut k = 0;
+                    for c in cands {
                         let mut mask = 0u128;
                         let inside = fp.curve_cells(&c, |x, y, _| {
                             let (x, y) = (x as i32, y as i32);
@@ -95,24 +108,17 @@ impl HitTable {
                             mask |= 1u128 << block_bit(x, y);
                             true
                         });
-                        inside.then_some((mask, c))
-                    });
-                    match found {
-                        Some((mask, c)) => {
-                            entries.push(Transition {
+                        if inside {
+                            row[k] = Transition {
                                 mask,
                                 cost: (c.length() * 1000.0).round() as u32,
-                            });
-                            curves.push(c);
-                        }
-                        None => {
-                            entries.push(Transition {
-                                mask: 0,
-                                cost: u32::MAX,
-                            });
-                            curves.push(Curve::new());
+                            };
+                            row_curves[k] = c;
+                            k += 1;
                         }
                     }
+                    entries.push(row);
+                    curves.push(row_curves);
                 }
             }
         }
@@ -154,10 +160,29 @@ impl HitTable {
         (h0 as usize * HEADINGS + h1 as usize) * self.offsets.len() + o
     }
 
-    /// The transition from heading `h0` to `h1` to offset number `o`.
+    /// The shortest curve's transition from heading `h0` to `h1` to offset
+    /// number `o` (cost `u32::MAX` when no curve fits the block).
     #[inline]
     pub fn get(&self, h0: u8, h1: u8, o: usize) -> Transition {
+        self.entries[self.index(h0, h1, o)][0]
+    }
+
+    /// All candidate transitions, shortest first; unused ones cost `u32::MAX`.
+    #[inline]
+    pub fn candidates(&self, h0: u8, h1: u8, o: usize) -> &[Transition; CANDIDATES] {
+        &self.entries[self.index(h0, h1, o)]
+    }
+
+    /// The shortest candidate that misses every cell in `blocked` (a block
+    /// mask): its number and cost.
+    #[inline]
+    pub fn legal(&self, h0: u8, h1: u8, o: usize, blocked: u128) -> Option<(usize, u32)> {
         self.entries[self.index(h0, h1, o)]
+            .iter()
+            .enumerate()
+            .take_while(|(_, t)| t.cost != u32::MAX)
+            .find(|(_, t)| t.mask & blocked == 0)
+            .map(|(k, t)| (k, t.cost))
     }
 
     /// The offset number of `(dx, dy)`, if within reach.
@@ -169,9 +194,9 @@ impl HitTable {
         (i != u8::MAX).then_some(i as usize)
     }
 
-    /// The transition's curve, from the centre of cell `(x, y)`.
-    pub fn curve(&self, h0: u8, h1: u8, o: usize, x: u32, y: u32) -> Curve {
-        self.curves[self.index(h0, h1, o)].translated(x as f64, y as f64)
+    /// Candidate `k`'s curve, from the centre of cell `(x, y)`.
+    pub fn curve(&self, h0: u8, h1: u8, o: usize, k: usize, x: u32, y: u32) -> Curve {
+        self.curves[self.index(h0, h1, o)][k].translated(x as f64, y as f64)
     }
 }
 

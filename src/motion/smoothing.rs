@@ -353,13 +353,12 @@ pub fn smoothing48(
         let o = table
             .offset_number(xy[j].0 - xy[i].0, xy[j].1 - xy[i].1)
             .expect("within reach");
-        curves.push(table.curve(
-            (a % HEADINGS) as u8,
-            (b % HEADINGS) as u8,
-            o,
-            xy[i].0 as u32,
-            xy[i].1 as u32,
-        ));
+        let (h0, h1) = ((a % HEADINGS) as u8, (b % HEADINGS) as u8);
+        let bm = blocked[i].expect("an expanded waypoint has its block mask");
+        let (k, _) = table
+            .legal(h0, h1, o, bm)
+            .expect("the pass used a legal candidate");
+        curves.push(table.curve(h0, h1, o, k, xy[i].0 as u32, xy[i].1 as u32));
         poses.push(pose_of(w[1]));
         indices.push(j);
     }
