@@ -74,8 +74,13 @@ const CURVED: [Method; 6] = [
 ];
 
 /// Plans every query with every curved method; checks each success; returns successes per method.
-fn check_all(g: &Grid, queries: &[(Cell, Cell)], radius: f64, width: f64) -> Vec<usize> {
-    let mut planner = MotionPlanner::new();
+fn check_all(
+    planner: &mut MotionPlanner,
+    g: &Grid,
+    queries: &[(Cell, Cell)],
+    radius: f64,
+    width: f64,
+) -> Vec<usize> {
     let mut ok = vec![0; CURVED.len()];
     for &(s, t) in queries {
         for (k, &m) in CURVED.iter().enumerate() {
@@ -114,6 +119,8 @@ fn check_all(g: &Grid, queries: &[(Cell, Cell)], radius: f64, width: f64) -> Vec
 #[test]
 fn generated_maps() {
     let mut total = vec![0; CURVED.len()];
+    // One planner for all maps: its tables depend only on the unit.
+    let mut planner = MotionPlanner::new();
     for seed in 0..3 {
         let spec = GeneratorSpec {
             width: 40,
@@ -134,7 +141,10 @@ fn generated_maps() {
             })
             .filter(|(a, b)| a != b)
             .collect();
-        for (t, n) in total.iter_mut().zip(check_all(&g, &queries, 1.0, 0.5)) {
+        for (t, n) in total
+            .iter_mut()
+            .zip(check_all(&mut planner, &g, &queries, 1.0, 0.5))
+        {
             *t += n;
         }
     }
@@ -155,6 +165,8 @@ fn benchmark_maps() {
         return;
     };
     let mut total = vec![0; CURVED.len()];
+    // One planner for all maps: its tables depend only on the unit.
+    let mut planner = MotionPlanner::new();
     for name in ["random-64-64-20", "den520d", "maze-32-32-2", "brc202d"] {
         let g = read_map(&dir.join(format!("{name}.map")), Connectivity::Eight).unwrap();
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
@@ -166,7 +178,10 @@ fn benchmark_maps() {
             .take(4)
             .map(|e| (g.cell(e.start.0, e.start.1), g.cell(e.goal.0, e.goal.1)))
             .collect();
-        for (t, n) in total.iter_mut().zip(check_all(&g, &queries, 1.0, 0.5)) {
+        for (t, n) in total
+            .iter_mut()
+            .zip(check_all(&mut planner, &g, &queries, 1.0, 0.5))
+        {
             *t += n;
         }
     }
