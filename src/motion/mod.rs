@@ -26,9 +26,9 @@ pub use directional::{
 pub use error::MotionError;
 pub use fixed_angle::{fixed_angle, FixedAnglePath};
 pub use heuristic_table::HeuristicTable;
-pub use hit_table::{block_bit, ring_offsets, HitTable, Transition, BLOCK_HALF};
+pub use hit_table::{block_bit, ring_offsets, HitTable, Transition, BLOCK_HALF, CANDIDATES};
 pub use hybrid::{hybrid, HybridOutcome, HYBRID_MARGIN, HYBRID_STRETCH};
-pub use plan::{arc_line_chain, Method, MotionPlan, MotionPlanner, MotionQuery};
+pub use plan::{tightening_chain, Method, MotionPlan, MotionPlanner, MotionQuery};
 pub use pose::{heading_angle, nearest_heading, normalize_angle, wrap_pi, Point, Pose, HEADINGS};
 pub use smoothing::{
     final_smoothing, simple_smooth, smooth_free_headings, smooth_legs, smoothing48, Smoothed48,

@@ -351,28 +351,3 @@ pub fn tightening_chain(
     }
     Ok((CurvePath { curves }, tightened))
 }
-
-/// The seed's simple turning solution: from the start pose, the shortest
-/// arc-then-line curve to each waypoint in turn, arriving with whatever
-/// heading that gives. No check against blocked cells here.
-pub fn arc_line_chain(points: &[Point], q: &MotionQuery) -> Result<CurvePath, MotionError> {
-    let mut curves = Vec::new();
-    let Some(&first) = points.first() else {
-        return Ok(CurvePath { curves });
-    };
-    let initial = q
-        .start_heading
-        .unwrap_or_else(|| points.get(1).map_or(0.0, |&p| first.angle_to(p)));
-    let mut pose = Pose::at(first, initial);
-    for &p in &points[1..] {
-        let c = arc_line(pose, p, q.radius).ok_or(MotionError::IllegalTurn {
-            x: p.x,
-            y: p.y,
-            radius: q.radius,
-            width: q.width,
-        })?;
-        pose = c.pose_at(c.length());
-        curves.push(c);
-    }
-    Ok(CurvePath { curves })
-}
