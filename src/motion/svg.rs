@@ -92,3 +92,33 @@ pub fn render_svg(grid: &Grid, grid_path: &[Cell], curve: &CurvePath, title: &st
     out.push_str("</svg>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+    use crate::motion::Curve;
+
+    #[test]
+    fn blocked_runs_become_one_rectangle_and_paths_are_drawn() {
+        let rows = ["@@@..", ".....", "..@@@"];
+        let p = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '.'))
+            .collect();
+        let g = Grid::new(5, 3, p, Connectivity::Eight);
+        let path = [g.cell(0, 1), g.cell(4, 1)];
+        let curve = CurvePath {
+            curves: vec![Curve::line(
+                Point::centre(&g, path[0]),
+                Point::centre(&g, path[1]),
+            )],
+        };
+        let svg = render_svg(&g, &path, &curve, "a < b");
+        // Two runs of three blocked cells, plus the white background.
+        assert_eq!(svg.matches("<rect").count(), 3);
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(svg.contains("a &lt; b") && svg.trim_end().ends_with("</svg>"));
+    }
+}
