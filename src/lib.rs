@@ -10,6 +10,10 @@
 
 #![warn(missing_docs)]
 
+/// `throng path`. On merge this file joins the `cli` module as `cli::path`;
+/// until then it is reached through this path attribute.
+#[path = "cli/path.rs"]
+pub mod cli_path;
 pub mod io;
 pub mod map;
 pub mod motion;

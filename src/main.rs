@@ -1,10 +1,8 @@
 //! Temporary entry point on the `motion` branch: only `throng path`. The
 //! lead's `src/main.rs` and `src/cli/` replace it on merge.
 
-#[path = "cli/path.rs"]
-mod path;
-
 use clap::{Parser, Subcommand};
+use throng::cli_path as path;
 
 #[derive(Parser)]
 #[command(name = "throng", about = "Cooperative pathfinding engine")]
