@@ -379,3 +379,74 @@ pub fn smoothing48(
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let p = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '.'))
+            .collect();
+        Grid::new(
+            rows[0].len() as u32,
+            rows.len() as u32,
+            p,
+            Connectivity::Eight,
+        )
+    }
+
+    #[test]
+    fn listing1_drops_waypoints_only_where_the_line_is_clear() {
+        let g = grid(&["......", "..@...", "......"]);
+        let fp = Footprint::new(0.4);
+        let row: Vec<Point> = (0..6).map(|x| Point::centre(&g, g.cell(x, 0))).collect();
+        assert_eq!(simple_smooth(&g, &fp, &row), vec![row[0], row[5]]);
+        // Round the block at (2, 1): from (0, 2) up to (2, 0) and on to (5, 0).
+        let bend: Vec<Point> = [
+            (0, 2),
+            (1, 2),
+            (1, 1),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+        ]
+        .iter()
+        .map(|&(x, y)| Point::centre(&g, g.cell(x, y)))
+        .collect();
+        let s = simple_smooth(&g, &fp, &bend);
+        assert!(s.len() > 2 && s.len() < bend.len(), "{s:?}");
+        assert!(s.windows(2).all(|w| fp.walkable_line(&g, w[0], w[1])));
+    }
+
+    #[test]
+    fn smoothing48_fails_at_an_impossible_corner_and_reports_how_far_it_got() {
+        // A one-tile corridor with a right-angle corner: radius 1.5 cannot take it.
+        let g = grid(&["..........@", "@@@@@@@@@.@", "@@@@@@@@@.@", "@@@@@@@@@.@"]);
+        let path: Vec<Cell> = (0..10)
+            .map(|x| g.cell(x, 0))
+            .chain((1..4).map(|y| g.cell(9, y)))
+            .collect();
+        let tight = HitTable::build(0.5, 0.4, 3);
+        let ok = smoothing48(&g, &tight, &path, StartHeading::Angle(0.0), None).unwrap();
+        assert_eq!(*ok.indices.last().unwrap(), path.len() - 1);
+        assert!(ok
+            .indices
+            .windows(2)
+            .all(|w| w[0] < w[1] && w[1] - w[0] <= 3));
+        assert_eq!(ok.route.curve.curves.len() + 1, ok.route.poses.len());
+        let wide = HitTable::build(1.5, 0.4, 3);
+        let f = smoothing48(&g, &wide, &path, StartHeading::Angle(0.0), None).unwrap_err();
+        assert!(
+            f.farthest >= 6 && f.farthest < path.len() - 1,
+            "farthest {}",
+            f.farthest
+        );
+        assert_eq!(f.partial.curve.curves.len() + 1, f.partial.poses.len());
+        assert_eq!(*f.indices.last().unwrap(), f.farthest);
+    }
+}
