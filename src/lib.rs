@@ -4,7 +4,9 @@
 //! and its files), [`agents`] (struct-of-arrays unit storage), [`distance`]
 //! (true-distance heuristics), [`reservation`] (the space-time reservation
 //! table), [`search`] (A* kernels), [`planner`] (LRA*, CA*, HCA*, WHCA*),
-//! [`engine`] (the tick loop and metrics), [`validate`] and [`io`].
+//! [`engine`] (the tick loop and metrics), [`validate`] and [`io`]; beside
+//! them [`motion`] (Pinter's realistic motion: smoothing, turning radius,
+//! Directional A*, hybrid search, display smoothing of executed trajectories).
 
 #![warn(missing_docs)]
 
@@ -14,6 +16,7 @@ pub mod distance;
 pub mod engine;
 pub mod io;
 pub mod map;
+pub mod motion;
 pub mod planner;
 pub mod profiling;
 pub mod reservation;

@@ -2,6 +2,7 @@
 
 mod error;
 pub mod experiment_silver;
+pub mod path;
 pub mod run;
 pub mod validate;
 
@@ -25,6 +26,8 @@ pub enum Command {
     Run(Box<run::RunArgs>),
     /// Check a plan file against a map: exit 1 on any violation.
     Validate(validate::ValidateArgs),
+    /// Plan one unit's realistic path (Pinter 2001): smoothing, turning radius, Directional A*.
+    Path(path::PathArgs),
     /// Re-run a seed paper's experiment.
     #[command(subcommand)]
     Experiment(Experiment),
@@ -42,6 +45,9 @@ pub fn main_with(cli: Cli) -> i32 {
     let result = match cli.command.unwrap_or_else(|| Command::Run(Box::default())) {
         Command::Run(args) => run::run(&args).map(|_| 0),
         Command::Validate(args) => validate::run(&args).map(|ok| if ok { 0 } else { 1 }),
+        Command::Path(args) => path::run(&args)
+            .map(|_| 0)
+            .map_err(|e| CliError::Other(e.to_string())),
         Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),
     };
     match result {

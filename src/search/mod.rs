@@ -1,7 +1,8 @@
 //! Search kernels with reusable scratch memory.
 
+mod radix_heap;
 mod space_time;
 mod spatial;
 
 pub use space_time::{Depth, SpaceTimeAStar, SpaceTimeQuery};
-pub use spatial::SpatialAStar;
+pub use spatial::{MoveCosts, SearchStatus, SpatialAStar};
