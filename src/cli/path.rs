@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::map::{read_map, Cell, Connectivity, Grid};
-use crate::motion::{render_svg, Method, MotionPlanner, MotionQuery};
+use crate::motion::{render_svg, Method, MotionPlanner, MotionQuery, SpeedRadius};
 
 /// Arguments of `throng path`.
 #[derive(clap::Args, Debug, Clone)]
@@ -143,8 +143,15 @@ pub fn run(args: &PathArgs) -> Result<(), PathCommandError> {
     println!("grid path ({} cells): {}", cells.len(), cells.join(" "));
     println!("length: {:.3} tiles", plan.curve.length());
     println!("search: {:.3} ms", plan.search_ms);
-    if args.min_radius.is_some() && method == Method::Smooth {
-        println!("turns tightened by slowing down: {}", plan.tightened_turns);
+    if let (Some(r0), Method::Smooth) = (args.min_radius, method) {
+        // Radius grows with speed (r = r0 + v²/a, full speed at --radius): how slow the tightest turn is.
+        let model = SpeedRadius::through(r0, args.radius, 1.0);
+        println!(
+            "turns tightened by slowing down: {} (tightest radius {:.2}, taken at {:.0}% of full speed)",
+            plan.tightened_turns,
+            plan.tightest_radius,
+            100.0 * model.speed_for_radius(plan.tightest_radius)
+        );
     }
     if let Some(fast) = plan.fast_path {
         println!(

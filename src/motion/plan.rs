@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::map::{Cell, Grid};
 use crate::search::{MoveCosts, SpatialAStar};
 
-use super::curve::{Curve, CurvePath};
+use super::curve::{Curve, CurvePath, Segment};
 use super::directional::{
     DirectionalAStar, DirectionalConfig, DirectionalQuery, Neighborhood, StartHeading,
 };
@@ -103,6 +103,8 @@ pub struct MotionPlan {
     pub fast_path: Option<bool>,
     /// Turns the `smooth` method had to tighten below the radius (slowing down for them).
     pub tightened_turns: usize,
+    /// The tightest radius the curve uses (the radius itself when no turn was tightened).
+    pub tightest_radius: f64,
 }
 
 /// Reusable searches and tables; tables are rebuilt only when the unit changes.
@@ -220,6 +222,7 @@ impl MotionPlanner {
                 search_ms: t0.elapsed().as_secs_f64() * 1000.0,
                 fast_path: None,
                 tightened_turns: 0,
+                tightest_radius: q.radius,
             });
         }
         let heading = q
@@ -228,6 +231,7 @@ impl MotionPlanner {
         let centre = |c: Cell| Point::centre(grid, c);
         let mut fast_path = None;
         let mut tightened_turns = 0;
+        let mut tightest_radius = q.radius;
         let (grid_path, curve) = match method {
             Method::Astar => {
                 let path = self.grid_path(grid, q, &MoveCosts::octile())?;
@@ -243,6 +247,15 @@ impl MotionPlanner {
                 let pts = simple_smooth(grid, &fp, &pts);
                 let (curve, tightened) = tightening_chain(grid, &fp, &pts, q)?;
                 tightened_turns = tightened;
+                tightest_radius = curve
+                    .curves
+                    .iter()
+                    .flat_map(|c| c.segments().to_vec())
+                    .filter_map(|s| match s {
+                        Segment::Arc { radius, .. } => Some(radius),
+                        Segment::Line { .. } => None,
+                    })
+                    .fold(q.radius, f64::min);
                 (path, curve)
             }
             Method::Smooth48 => {
@@ -295,6 +308,7 @@ impl MotionPlanner {
             search_ms: t0.elapsed().as_secs_f64() * 1000.0,
             fast_path,
             tightened_turns,
+            tightest_radius,
         })
     }
 }

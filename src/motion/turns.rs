@@ -168,6 +168,19 @@ impl SpeedRadius {
         self.min_radius + v * v / self.lateral_accel
     }
 
+    /// The model whose radius is `min_radius` at rest and `radius` at `full_speed`.
+    pub fn through(min_radius: f64, radius: f64, full_speed: f64) -> Self {
+        SpeedRadius {
+            min_radius,
+            lateral_accel: full_speed * full_speed / (radius - min_radius).max(1e-12),
+        }
+    }
+
+    /// The fastest speed at which the unit can turn with radius `r`.
+    pub fn speed_for_radius(&self, r: f64) -> f64 {
+        ((r - self.min_radius).max(0.0) * self.lateral_accel).sqrt()
+    }
+
     /// The fastest speed, out of `max_speed` slowed in tenths, at which a
     /// legal arc-line-arc curve from `from` to `to` exists; returns that curve
     /// and speed. This is "decelerate before the turn" instead of failing.
@@ -268,5 +281,8 @@ mod tests {
             })
             .unwrap();
         assert!(m.radius(v) <= 1.2 && v > 0.0 && v < 2.0);
+        let t = SpeedRadius::through(0.5, 2.0, 3.0);
+        assert!((t.radius(3.0) - 2.0).abs() < 1e-9 && (t.speed_for_radius(2.0) - 3.0).abs() < 1e-9);
+        assert!((t.speed_for_radius(t.radius(1.7)) - 1.7).abs() < 1e-9);
     }
 }
