@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 
 use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
+use crate::search::DistanceOracle;
 
 /// One unit's source of true distances to its goal.
 #[derive(Clone, Debug)]
@@ -49,6 +50,25 @@ impl Heuristic {
                     .lower_bound_to(cell, goal_row)
                     .max(grid.grid_distance(cell, *goal))
             }
+        }
+    }
+
+    /// The distance from `cell` if known without work: an RRA* answers for
+    /// the cells it has closed; tables and landmarks always answer.
+    #[inline]
+    pub fn known(&self, grid: &Grid, cell: Cell) -> Option<u32> {
+        match self {
+            Heuristic::Rra(r) => r.known(cell),
+            Heuristic::Shared(t) => Some(t[cell.index()]),
+            Heuristic::Landmarks {
+                table,
+                goal,
+                goal_row,
+            } => Some(
+                table
+                    .lower_bound_to(cell, goal_row)
+                    .max(grid.grid_distance(cell, *goal)),
+            ),
         }
     }
 
@@ -109,4 +129,24 @@ pub fn unit_heuristics(
         })
         .collect();
     (heuristics, tables.len())
+}
+
+/// One unit's heuristic as the space-time search's [`DistanceOracle`].
+pub struct UnitOracle<'a> {
+    /// The unit's heuristic.
+    pub heuristic: &'a mut Heuristic,
+    /// The map.
+    pub grid: &'a Grid,
+}
+
+impl DistanceOracle for UnitOracle<'_> {
+    #[inline]
+    fn exact(&mut self, cell: Cell) -> u32 {
+        self.heuristic.distance(self.grid, cell)
+    }
+
+    #[inline]
+    fn known(&self, cell: Cell) -> Option<u32> {
+        self.heuristic.known(self.grid, cell)
+    }
 }

@@ -9,6 +9,6 @@ mod rra;
 
 pub use bfs::bfs_distances;
 pub use cell_map::{dense_fits, CellMap};
-pub use goal_distances::{unit_heuristics, Heuristic};
+pub use goal_distances::{unit_heuristics, Heuristic, UnitOracle};
 pub use landmarks::Landmarks;
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

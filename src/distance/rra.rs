@@ -123,6 +123,13 @@ impl ReverseResumableAStar {
         false
     }
 
+    /// The true distance from `cell` if the search has already closed it.
+    #[inline]
+    pub fn known(&self, cell: Cell) -> Option<u32> {
+        let st = self.state.get(cell);
+        (st & CLOSED != 0).then(|| (st & !CLOSED) - 1)
+    }
+
     /// True distance from `cell` to the goal (`AbstractDist`), resuming the
     /// search if needed; [`UNREACHABLE`] if there is no path.
     #[inline]

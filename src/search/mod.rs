@@ -4,5 +4,5 @@ mod radix_heap;
 mod space_time;
 mod spatial;
 
-pub use space_time::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+pub use space_time::{Depth, DistanceOracle, SpaceTimeAStar, SpaceTimeQuery};
 pub use spatial::{MoveCosts, SearchStatus, SpatialAStar};

@@ -55,13 +55,39 @@ pub struct SpaceTimeQuery {
     pub deadline: Option<std::time::Instant>,
 }
 
+/// True distances to a unit's goal, as the space-time search needs them.
+///
+/// The search asks [`DistanceOracle::known`] for every successor and only
+/// calls [`DistanceOracle::exact`] (which may resume a Reverse Resumable A*)
+/// for the nodes it actually pops: successors that lead away from the goal
+/// are usually never popped, and their true distances never computed. On
+/// Silver's 32×32 set-up this removed most of RRA*'s resumes.
+pub trait DistanceOracle {
+    /// The true distance (or an admissible estimate) from `cell` to the goal,
+    /// doing whatever work that takes; `u32::MAX` if unreachable.
+    fn exact(&mut self, cell: Cell) -> u32;
+    /// The same, if it is known without work.
+    fn known(&self, _cell: Cell) -> Option<u32> {
+        None
+    }
+}
+
+impl<F: FnMut(Cell) -> u32> DistanceOracle for F {
+    fn exact(&mut self, cell: Cell) -> u32 {
+        self(cell)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Node {
     cell: Cell,
     depth: u32,
     g: u32,
+    /// Heuristic value; a lower bound until `exact`.
+    h: u32,
     parent: u32,
     closed: bool,
+    exact: bool,
 }
 
 /// Open-list keys pack into one `u64` so the heap compares single words:
@@ -167,7 +193,16 @@ impl SpaceTimeAStar {
         }
     }
 
-    fn node(&mut self, cell: Cell, depth: u32, g: u32, parent: u32) -> Option<u32> {
+    /// Creates or improves node (cell, depth); returns its id and f if it
+    /// needs (re)pushing.
+    fn node(
+        &mut self,
+        cell: Cell,
+        depth: u32,
+        g: u32,
+        parent: u32,
+        h: (u32, bool),
+    ) -> Option<(u32, u32)> {
         match self.index.get(cell, depth) {
             Some(id) => {
                 let n = &mut self.nodes[id as usize];
@@ -176,7 +211,7 @@ impl SpaceTimeAStar {
                 }
                 n.g = g;
                 n.parent = parent;
-                Some(id)
+                Some((id, g + n.h))
             }
             None => {
                 if self.nodes.len() >= MAX_NODES {
@@ -187,11 +222,13 @@ impl SpaceTimeAStar {
                     cell,
                     depth,
                     g,
+                    h: h.0,
                     parent,
                     closed: false,
+                    exact: h.1,
                 });
                 self.index.insert(cell, depth, id);
-                Some(id)
+                Some((id, g + h.0))
             }
         }
     }
@@ -207,7 +244,7 @@ impl SpaceTimeAStar {
         grid: &Grid,
         table: &ReservationTable,
         q: &SpaceTimeQuery,
-        h: &mut dyn FnMut(Cell) -> u32,
+        h: &mut dyn DistanceOracle,
         end_penalty: &dyn Fn(Cell) -> u32,
         path: &mut Vec<Cell>,
     ) -> bool {
@@ -224,11 +261,13 @@ impl SpaceTimeAStar {
             .min(table.last_tick().saturating_sub(q.start_tick))
             .min(u16::MAX as u32 - 1);
         self.index.reset(grid.cell_count(), max_depth as usize + 1);
-        let h0 = h(q.start);
+        let h0 = h.exact(q.start);
         if h0 == u32::MAX {
             return false;
         }
-        let root = self.node(q.start, 0, 0, u32::MAX).expect("fresh scratch");
+        let (root, _) = self
+            .node(q.start, 0, 0, u32::MAX, (h0, true))
+            .expect("fresh scratch");
         self.open.push(Reverse(key(h0, 0, root as u64)));
         let mut buf = [Cell(0); 8];
         while let Some(Reverse(k)) = self.open.pop() {
@@ -246,6 +285,23 @@ impl SpaceTimeAStar {
             if n.closed {
                 continue;
             }
+            if !n.exact {
+                // Popped on a lower bound: now pay for the true distance, and
+                // go back in the queue if it raised f.
+                let e = h.exact(n.cell);
+                let node = &mut self.nodes[item as usize];
+                node.exact = true;
+                if e == u32::MAX {
+                    node.closed = true;
+                    continue;
+                }
+                if e > n.h {
+                    node.h = e;
+                    self.open.push(Reverse(key(n.g + e, n.depth, item as u64)));
+                    continue;
+                }
+            }
+            let n = self.nodes[item as usize];
             self.nodes[item as usize].closed = true;
             self.expanded += 1;
             if self.expanded > q.max_expansions {
@@ -262,12 +318,10 @@ impl SpaceTimeAStar {
                 return true;
             }
             if windowed && n.depth == max_depth {
-                let hc = h(n.cell);
-                if hc != u32::MAX {
-                    let f = n.g.saturating_add(hc).saturating_add(end_penalty(n.cell));
-                    self.open
-                        .push(Reverse(key(f, u16::MAX as u32, TERMINAL | item as u64)));
-                }
+                // The terminal edge, priced by the (now exact) true distance.
+                let f = n.g.saturating_add(n.h).saturating_add(end_penalty(n.cell));
+                self.open
+                    .push(Reverse(key(f, u16::MAX as u32, TERMINAL | item as u64)));
                 continue;
             }
             if n.depth >= max_depth {
@@ -293,12 +347,21 @@ impl SpaceTimeAStar {
                     1
                 };
                 let g = n.g + step;
-                let hn = h(next);
-                if hn == u32::MAX {
-                    continue;
-                }
-                if let Some(id) = self.node(next, depth, g, item) {
-                    self.open.push(Reverse(key(g + hn, depth, id as u64)));
+                let hn = if next == n.cell {
+                    (n.h, true)
+                } else {
+                    match h.known(next) {
+                        Some(u32::MAX) => continue,
+                        Some(d) => (d, true),
+                        // One move changes the true distance by at most one.
+                        None => (
+                            n.h.saturating_sub(1).max(grid.grid_distance(next, q.goal)),
+                            false,
+                        ),
+                    }
+                };
+                if let Some((id, f)) = self.node(next, depth, g, item, hn) {
+                    self.open.push(Reverse(key(f, depth, id as u64)));
                 }
             }
         }
