@@ -72,6 +72,14 @@ impl Heuristic {
         }
     }
 
+    /// Lets this unit's own true-distance search run until `deadline` at
+    /// most per call, then pause (nothing to do for shared tables).
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        if let Heuristic::Rra(r) = self {
+            r.deadline = deadline;
+        }
+    }
+
     /// Nodes expanded so far by this unit's own search (0 for a shared table).
     pub fn expanded(&self) -> usize {
         match self {
@@ -148,5 +156,9 @@ impl DistanceOracle for UnitOracle<'_> {
     #[inline]
     fn known(&self, cell: Cell) -> Option<u32> {
         self.heuristic.known(self.grid, cell)
+    }
+
+    fn paused(&self) -> bool {
+        matches!(&*self.heuristic, Heuristic::Rra(r) if r.paused)
     }
 }

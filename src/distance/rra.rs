@@ -35,6 +35,11 @@ pub struct ReverseResumableAStar {
     pub expanded: usize,
     /// Times the search was restarted because it grew past its limit.
     pub restarts: usize,
+    /// When set, a resume stops at this instant and leaves the search
+    /// where it is (time-slicing): the next call carries on from there.
+    pub deadline: Option<std::time::Instant>,
+    /// Whether the last resume stopped at the deadline.
+    pub paused: bool,
 }
 
 impl ReverseResumableAStar {
@@ -91,7 +96,22 @@ impl ReverseResumableAStar {
             return false;
         }
         let mut buf = [Cell(0); 8];
-        while let Some(Reverse(k)) = self.open.pop() {
+        self.paused = false;
+        let mut since_check = 0u32;
+        while let Some(Reverse(k)) = self.open.peek().copied() {
+            since_check += 1;
+            if since_check == 256 {
+                since_check = 0;
+                if self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+                {
+                    // Paused with the open list intact: the next resume goes on.
+                    self.paused = true;
+                    return false;
+                }
+            }
+            self.open.pop();
             let p = (k & 0xFFF_FFFF) as u32;
             let st = self.state.get(Cell(p));
             if st & CLOSED != 0 {
@@ -166,5 +186,28 @@ mod tests {
                 assert_eq!(rra.distance(&g, c), bfs[c.index()], "cell {c:?} ({conn:?})");
             }
         }
+    }
+
+    #[test]
+    fn a_paused_search_resumes_where_it_stopped() {
+        let g = generate_map("96x96:0.2".parse().unwrap(), Connectivity::Four, 5);
+        let free: Vec<Cell> = (0..g.cell_count() as u32)
+            .map(Cell)
+            .filter(|&c| g.is_passable(c))
+            .collect();
+        let (goal, far) = (free[0], free[free.len() - 1]);
+        let bfs = crate::distance::bfs_distances(&g, goal);
+        let mut rra = ReverseResumableAStar::new(&g, goal, goal, true);
+        rra.deadline = Some(std::time::Instant::now());
+        let mut slices = 0;
+        while !rra.resume(&g, far) {
+            assert!(rra.paused, "a resume that stops early says it paused");
+            slices += 1;
+            if slices == 3 {
+                rra.deadline = None;
+            }
+        }
+        assert!(slices >= 1, "the search was cut into slices");
+        assert_eq!(rra.distance(&g, far), bfs[far.index()]);
     }
 }

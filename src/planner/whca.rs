@@ -147,6 +147,7 @@ impl WindowedHca {
                             deadline,
                         };
                         let mut h = heuristics[i].lock();
+                        h.set_deadline(deadline);
                         let before = h.expanded();
                         let penalty = |c: Cell| if requested(c) { w } else { 0 };
                         let found = scratch.search.search(
@@ -157,6 +158,7 @@ impl WindowedHca {
                             &penalty,
                             &mut scratch.path,
                         );
+                        h.set_deadline(None);
                         if scratch.search.aborted {
                             return None;
                         }

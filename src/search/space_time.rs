@@ -70,6 +70,12 @@ pub trait DistanceOracle {
     fn known(&self, _cell: Cell) -> Option<u32> {
         None
     }
+    /// Whether the last `exact` call stopped at a deadline without an answer
+    /// (a time-sliced true-distance search); the space-time search then stops
+    /// too, and the work done so far is kept for the next tick.
+    fn paused(&self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(Cell) -> u32> DistanceOracle for F {
@@ -262,6 +268,10 @@ impl SpaceTimeAStar {
             .min(u16::MAX as u32 - 1);
         self.index.reset(grid.cell_count(), max_depth as usize + 1);
         let h0 = h.exact(q.start);
+        if h.paused() {
+            self.aborted = true;
+            return false;
+        }
         if h0 == u32::MAX {
             return false;
         }
@@ -289,6 +299,10 @@ impl SpaceTimeAStar {
                 // Popped on a lower bound: now pay for the true distance, and
                 // go back in the queue if it raised f.
                 let e = h.exact(n.cell);
+                if h.paused() {
+                    self.aborted = true;
+                    return false;
+                }
                 let node = &mut self.nodes[item as usize];
                 node.exact = true;
                 if e == u32::MAX {
