@@ -10,5 +10,6 @@
 
 pub mod io;
 pub mod map;
+pub mod planner;
 pub mod search;
 pub mod validate;

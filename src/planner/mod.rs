@@ -1,0 +1,3 @@
+//! Planners. On this branch only the optimal offline solver lives here.
+
+pub mod odid;

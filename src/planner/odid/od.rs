@@ -1,0 +1,138 @@
+//! A* with operator decomposition (OD): one unit's move is assigned per
+//! operator, in a fixed unit order, so the branching factor is 9 instead of
+//! 9^k. A new move is checked only against moves already assigned in the node
+//! (units may step into cells of units not yet assigned). Standard nodes are
+//! keyed by positions; intermediate nodes by post-move positions plus the
+//! assigned moves that still constrain the unassigned units — the seed's rule
+//! for treating intermediate nodes like its figure 5's (A) and (B) as duplicates.
+
+use crate::map::{Cell, Grid};
+
+use super::frontier::{standard_key, Frontier, Meta};
+use super::heuristic::UNREACHABLE;
+use super::limits::{Budget, Stop};
+use super::problem::{diagonal_corners, moves_conflict, step_cost, GroupPlan, GroupProblem};
+use super::stats::SearchStats;
+
+/// Expansions between two clock checks.
+pub(crate) const CLOCK_EVERY: u64 = 256;
+
+/// Finds an optimal plan for the group with OD, or `None` when no plan exists
+/// within the problem's cost limit.
+pub(crate) fn search_od(
+    p: &GroupProblem,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Result<Option<GroupPlan>, Stop> {
+    let mut fr = Frontier::new(p.len());
+    let result = run(p, budget, &mut fr);
+    stats.record(fr.expanded, fr.stored());
+    result
+}
+
+fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<GroupPlan>, Stop> {
+    let k = p.len();
+    let horizon = p.horizon();
+    let settle = p.settle_tick();
+    let mut h0 = 0u32;
+    for (i, &s) in p.starts.iter().enumerate() {
+        let d = p.dist[i].get(s);
+        if d == UNREACHABLE {
+            return Ok(None);
+        }
+        h0 += d;
+    }
+    if p.cost_limit.is_some_and(|l| u64::from(h0) > l) {
+        return Ok(None);
+    }
+    let mut key = Vec::with_capacity(2 * k + 2);
+    standard_key(&mut key, 0, &p.starts);
+    fr.push(
+        &key,
+        &p.starts,
+        &p.starts,
+        Meta::new(0, h0, 0, 0, 0, u32::MAX),
+    );
+    let mut pre = vec![Cell(0); k];
+    let mut post = vec![Cell(0); k];
+    let mut buf = [Cell(0); 8];
+    while let Some(n) = fr.pop() {
+        if fr.expanded % CLOCK_EVERY == 0 {
+            budget.check_time()?;
+        }
+        budget.check_nodes(fr.stored())?;
+        let m = fr.meta(n);
+        pre.copy_from_slice(fr.pre(n));
+        post.copy_from_slice(fr.post(n));
+        if m.next == 0 && m.t >= settle && post == p.goals {
+            return Ok(Some(GroupPlan {
+                paths: fr.paths_to(n),
+                cost: u64::from(m.g),
+            }));
+        }
+        let i = m.next as usize;
+        let from = pre[i];
+        let goal = p.goals[i];
+        let count = p.grid.neighbors(from, &mut buf);
+        let moves = std::iter::once(from).chain(buf[..count].iter().copied());
+        for to in moves {
+            if !p.allowed(m.t, from, to) {
+                continue;
+            }
+            if (0..i).any(|j| moves_conflict(p.grid, from, to, pre[j], post[j])) {
+                continue;
+            }
+            let d = p.dist[i].get(to);
+            if d == UNREACHABLE {
+                continue;
+            }
+            let g = m.g + step_cost(from, to, goal);
+            let h = m.h - p.dist[i].get(from) + d;
+            if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
+                continue;
+            }
+            let conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
+            post[i] = to;
+            if i + 1 == k {
+                let t = m.t + 1;
+                standard_key(&mut key, t.min(horizon), &post);
+                fr.push(&key, &post, &post, Meta::new(g, h, conflicts, t, 0, n));
+            } else {
+                intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
+                fr.push(
+                    &key,
+                    &pre,
+                    &post,
+                    Meta::new(g, h, conflicts, m.t, (i + 1) as u16, n),
+                );
+            }
+            post[i] = from;
+        }
+    }
+    Ok(None)
+}
+
+/// Key of an intermediate node with units `..next` assigned: post-move
+/// positions, and for each assigned unit its pre-move cell only when that cell
+/// can still restrict an unassigned unit (a swap back into it, or a crossing
+/// of its diagonal); otherwise its move constrains exactly as a wait would.
+fn intermediate_key(
+    key: &mut Vec<u32>,
+    grid: &Grid,
+    tick_key: u32,
+    next: usize,
+    pre: &[Cell],
+    post: &[Cell],
+) {
+    key.clear();
+    key.push(tick_key);
+    key.push(next as u32);
+    key.extend(post.iter().map(|c| c.0));
+    let unassigned = &pre[next..];
+    for j in 0..next {
+        let matters = unassigned.contains(&post[j])
+            || diagonal_corners(grid, pre[j], post[j])
+                .is_some_and(|(a, b)| unassigned.contains(&a) || unassigned.contains(&b));
+        key.push(if matters { pre[j].0 } else { post[j].0 });
+    }
+}
