@@ -4,8 +4,9 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::hash::Hasher;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::map::Cell;
 
@@ -67,13 +68,17 @@ impl PartialOrd for Entry {
     }
 }
 
-/// Nodes of one search. Each holds `2k` cells: pre-move then post-move positions.
+/// Nodes of one search. Each holds `2k` cells (pre-move then post-move
+/// positions) and its duplicate-detection key, at most `2k + 2` words padded
+/// to that stride: one flat arena instead of an allocation per node.
 pub(crate) struct Frontier {
     k: usize,
     cells: Vec<Cell>,
+    keys: Vec<u32>,
     meta: Vec<Meta>,
     heap: BinaryHeap<Entry>,
-    best: FxHashMap<Box<[u32]>, u32>,
+    /// Key hash to the best node with that key.
+    best: FxHashMap<u64, u32>,
     seq: u64,
     /// Nodes taken off the open list and expanded.
     pub expanded: u64,
@@ -84,12 +89,17 @@ impl Frontier {
         Self {
             k,
             cells: Vec::new(),
+            keys: Vec::new(),
             meta: Vec::new(),
             heap: BinaryHeap::new(),
             best: FxHashMap::default(),
             seq: 0,
             expanded: 0,
         }
+    }
+
+    fn key_stride(&self) -> usize {
+        2 * self.k + 2
     }
 
     /// Nodes stored (the memory bound).
@@ -116,20 +126,36 @@ impl Frontier {
     /// Adds a node unless a duplicate with `key` is at least as good
     /// (lower cost, or equal cost and no more conflicts). Returns whether added.
     pub(crate) fn push(&mut self, key: &[u32], pre: &[Cell], post: &[Cell], meta: Meta) -> bool {
+        let stride = self.key_stride();
+        debug_assert!(key.len() <= stride);
         let id = self.meta.len() as u32;
-        match self.best.get_mut(key) {
+        let mut hasher = FxHasher::default();
+        for &w in key {
+            hasher.write_u32(w);
+        }
+        let hash = hasher.finish();
+        match self.best.get_mut(&hash) {
             Some(old) => {
-                let o = &mut self.meta[*old as usize];
-                if (o.g, o.conflicts) <= (meta.g, meta.conflicts) {
-                    return false;
+                let s = *old as usize * stride;
+                let stored = &self.keys[s..s + stride];
+                // A true hash collision keeps the old entry; the new node is then
+                // simply not deduplicated, which costs time but not correctness.
+                if stored[..key.len()] == *key && stored[key.len()..].iter().all(|&w| w == PAD) {
+                    let o = &mut self.meta[*old as usize];
+                    if (o.g, o.conflicts) <= (meta.g, meta.conflicts) {
+                        return false;
+                    }
+                    o.dead = true;
+                    *old = id;
                 }
-                o.dead = true;
-                *old = id;
             }
             None => {
-                self.best.insert(key.into(), id);
+                self.best.insert(hash, id);
             }
         }
+        self.keys.extend_from_slice(key);
+        self.keys
+            .extend(std::iter::repeat_n(PAD, stride - key.len()));
         self.cells.extend_from_slice(pre);
         self.cells.extend_from_slice(post);
         self.meta.push(meta);
@@ -175,6 +201,9 @@ impl Frontier {
             .collect()
     }
 }
+
+/// Fills unused key words (no cell index reaches it).
+const PAD: u32 = u32::MAX;
 
 /// Writes the duplicate-detection key of a standard node into `key`.
 pub(crate) fn standard_key(key: &mut Vec<u32>, tick_key: u32, post: &[Cell]) {

@@ -74,11 +74,13 @@ pub(crate) fn independence_detection(
         groups: Vec::new(),
         avoid: (input.mode == IdMode::Full).then(|| PathTable::new(input.grid, input.starts.len())),
         next_id: 0,
+        merging: None,
     };
     match state.run() {
         Ok(()) => Ok(state.groups),
         Err(f) => {
             let mut found: Vec<Vec<usize>> = state.groups.iter().map(|g| g.units.clone()).collect();
+            found.extend(state.merging.take());
             let planned: usize = found.iter().map(Vec::len).sum();
             if planned < input.starts.len() {
                 // Stopped while planning singletons: the rest are still alone.
@@ -102,6 +104,8 @@ struct IdState<'a, 'b> {
     /// Every current path (full ID only).
     avoid: Option<PathTable>,
     next_id: u64,
+    /// The merged group being planned, so a stop mid-plan still reports it.
+    merging: Option<Vec<usize>>,
 }
 
 impl IdState<'_, '_> {
@@ -197,9 +201,11 @@ impl IdState<'_, '_> {
         let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
         units.sort_unstable();
         self.forget_paths(&units);
+        self.merging = Some(units.clone());
         let plan = self
             .plan(&units, None, None)?
             .ok_or(IdFailure::NoSolution)?;
+        self.merging = None;
         self.add_group(units, plan);
         Ok(())
     }

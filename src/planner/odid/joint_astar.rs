@@ -37,7 +37,7 @@ struct Expansion<'a> {
 
 fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<GroupPlan>, Stop> {
     let k = p.len();
-    let horizon = p.horizon();
+    let horizon = p.tick_clamp();
     let settle = p.settle_tick();
     let mut h0 = 0u32;
     for (i, &s) in p.starts.iter().enumerate() {

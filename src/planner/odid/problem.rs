@@ -100,12 +100,16 @@ impl GroupProblem<'_> {
         self.starts.len()
     }
 
-    /// Ticks after which the constraint tables no longer change; times past it
-    /// are one state for duplicate detection.
-    pub fn horizon(&self) -> u32 {
-        let a = self.illegal.map_or(0, |t| t.ticks() - 1);
-        let b = self.avoid.map_or(0, |t| t.ticks() - 1);
-        a.max(b) as u32
+    /// The tick from which time no longer tells states apart for duplicate
+    /// detection: the illegal move table's last tick (past it, legality no longer
+    /// changes) or the settle tick, whichever is later. The conflict avoidance
+    /// table is left out: it only breaks ties, and keying states by its ticks
+    /// would multiply the state space of every merged-group search.
+    pub fn tick_clamp(&self) -> u32 {
+        let Some(tab) = self.illegal else {
+            return 0;
+        };
+        ((tab.ticks() - 1) as u32).max(self.settle_tick())
     }
 
     /// Whether a unit's move from `from` at tick `t` to `to` at `t + 1` is allowed

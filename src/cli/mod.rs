@@ -1,0 +1,3 @@
+//! Command-line subcommands (on this branch only the Standley experiment).
+
+pub mod experiment_standley;
