@@ -59,7 +59,7 @@ fn check_plan(inst: &Instance, out: &SolveOutcome, algorithm: OptimalAlgorithm) 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn all_optimal_algorithms_agree(
@@ -74,7 +74,12 @@ proptest! {
         };
         let reference = solve(&inst, OptimalAlgorithm::Od, &Limits::none()).expect("valid instance");
         let cost = check_plan(&inst, &reference, OptimalAlgorithm::Od);
-        for algorithm in [OptimalAlgorithm::OdSimpleId, OptimalAlgorithm::OdId, OptimalAlgorithm::AStarJointId] {
+        for algorithm in [
+            OptimalAlgorithm::OdSimpleId,
+            OptimalAlgorithm::OdId,
+            OptimalAlgorithm::AStarJointId,
+            OptimalAlgorithm::OdIdCbs,
+        ] {
             let out = solve(&inst, algorithm, &Limits::none()).expect("valid instance");
             prop_assert_eq!(check_plan(&inst, &out, algorithm), cost, "{}", algorithm);
         }

@@ -41,7 +41,8 @@ pub struct StandleyArgs {
     /// Most units in an instance.
     #[arg(long, default_value_t = 60)]
     pub max_units: usize,
-    /// Optimal algorithm: odid, od-sid, od, astar-joint-id or astar-joint.
+    /// Optimal algorithm: odid (the seed's OD+ID), odid-cbs, od-sid, od,
+    /// astar-joint-id or astar-joint.
     #[arg(long, default_value = "odid")]
     pub algorithm: String,
     /// Where the CSV, the summary and the chart go.
@@ -180,7 +181,11 @@ pub fn run_with_baseline(
 }
 
 fn summarize(args: &StandleyArgs, algorithm: OptimalAlgorithm, rows: &[Row]) -> Summary {
-    let solved: Vec<&Row> = rows.iter().filter(|r| r.cost.is_some()).collect();
+    let limit = args.time_limit_ms as f64;
+    let solved: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.cost.is_some() && r.time_ms <= limit)
+        .collect();
     let mut times: Vec<f64> = rows.iter().map(|r| r.time_ms).collect();
     times.sort_by(f64::total_cmp);
     let mut solved_times: Vec<f64> = solved.iter().map(|r| r.time_ms).collect();
@@ -265,7 +270,7 @@ fn draw_chart(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut times: Vec<f64> = rows
         .iter()
-        .filter(|r| r.cost.is_some())
+        .filter(|r| r.cost.is_some() && r.time_ms <= args.time_limit_ms as f64)
         .map(|r| r.time_ms.max(1e-3))
         .collect();
     times.sort_by(f64::total_cmp);

@@ -38,14 +38,22 @@ impl PathTable {
         }
     }
 
+    /// Number of unit ids the table has room for.
+    pub fn units(&self) -> usize {
+        self.paths.len()
+    }
+
     /// Stored ticks (at least one); tick `ticks() - 1` repeats forever.
     pub fn ticks(&self) -> usize {
         self.ticks
     }
 
-    /// Adds (or replaces) the path of `unit`.
+    /// Adds (or replaces) the path of `unit` (ids past the table's grow it).
     pub fn add(&mut self, unit: usize, path: &[Cell]) {
         debug_assert!(!path.is_empty());
+        if unit >= self.paths.len() {
+            self.paths.resize(unit + 1, None);
+        }
         self.remove(unit);
         if path.len() > self.ticks {
             let last = (self.ticks - 1) * self.cells;
@@ -69,7 +77,7 @@ impl PathTable {
 
     /// Removes the path of `unit`, if stored.
     pub fn remove(&mut self, unit: usize) {
-        let Some(path) = self.paths[unit].take() else {
+        let Some(path) = self.paths.get_mut(unit).and_then(Option::take) else {
             return;
         };
         for t in 0..self.ticks {

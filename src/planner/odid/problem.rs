@@ -8,6 +8,7 @@
 
 use crate::map::{Cell, Grid};
 
+use super::bans::Bans;
 use super::heuristic::DistanceTable;
 use super::path_table::PathTable;
 
@@ -92,6 +93,8 @@ pub(crate) struct GroupProblem<'a> {
     pub avoid: Option<&'a PathTable>,
     /// Only solutions of at most this cost are searched for.
     pub cost_limit: Option<u64>,
+    /// Conflict-based search's constraints (single-unit problems only).
+    pub bans: Option<&'a Bans>,
 }
 
 impl GroupProblem<'_> {
@@ -106,10 +109,9 @@ impl GroupProblem<'_> {
     /// table is left out: it only breaks ties, and keying states by its ticks
     /// would multiply the state space of every merged-group search.
     pub fn tick_clamp(&self) -> u32 {
-        let Some(tab) = self.illegal else {
-            return 0;
-        };
-        ((tab.ticks() - 1) as u32).max(self.settle_tick())
+        let tables = self.illegal.map_or(0, |tab| (tab.ticks() - 1) as u32);
+        let bans = self.bans.map_or(0, Bans::end);
+        tables.max(bans).max(self.settle_tick())
     }
 
     /// Whether a unit's move from `from` at tick `t` to `to` at `t + 1` is allowed
@@ -118,6 +120,7 @@ impl GroupProblem<'_> {
     pub fn allowed(&self, t: u32, from: Cell, to: Cell) -> bool {
         self.illegal
             .is_none_or(|tab| tab.conflicts(self.grid, t, from, to) == 0)
+            && self.bans.is_none_or(|b| b.allows(t, from, to))
     }
 
     /// Conflicts of a move with the conflict avoidance table.
@@ -128,17 +131,22 @@ impl GroupProblem<'_> {
     }
 
     /// The first tick from which every unit may stay on its goal for good: after
-    /// the last tick the illegal table puts another unit there.
+    /// the last tick the illegal table puts another unit there, and after the
+    /// last ban on the goal.
     pub fn settle_tick(&self) -> u32 {
-        let Some(tab) = self.illegal else {
-            return 0;
+        let tables = self.illegal.map_or(0, |tab| {
+            self.goals
+                .iter()
+                .filter_map(|&g| tab.last_occupied(g))
+                .map(|t| t as u32 + 1)
+                .max()
+                .unwrap_or(0)
+        });
+        let bans = match (self.bans, self.goals.first()) {
+            (Some(b), Some(&g)) => b.settle_on(g),
+            _ => 0,
         };
-        self.goals
-            .iter()
-            .filter_map(|&g| tab.last_occupied(g))
-            .map(|t| t as u32 + 1)
-            .max()
-            .unwrap_or(0)
+        tables.max(bans)
     }
 }
 
