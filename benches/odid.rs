@@ -17,6 +17,7 @@ fn instances() -> Vec<(String, Instance)> {
     let limits = Limits {
         time: Some(Duration::from_secs(5)),
         nodes: Some(3_000_000),
+        ..Limits::none()
     };
     [(8u32, 3usize), (8, 4), (6, 4), (10, 5)]
         .into_iter()

@@ -85,7 +85,7 @@ proptest! {
         }
         // The joint A* has 9^4 successors per node: cap its memory, and compare
         // whenever it finishes (it does on most of these instances).
-        let limits = Limits { time: None, nodes: Some(2_000_000) };
+        let limits = Limits { nodes: Some(2_000_000), ..Limits::none() };
         let joint = solve(&inst, OptimalAlgorithm::AStarJoint, &limits).expect("valid instance");
         if joint.is_solved() || units < 4 {
             prop_assert_eq!(check_plan(&inst, &joint, OptimalAlgorithm::AStarJoint), cost);

@@ -86,6 +86,7 @@ fn node_limit_bounds_memory() {
     let limits = Limits {
         time: None,
         nodes: Some(10_000),
+        ..Limits::none()
     };
     let out = solve(&inst, OptimalAlgorithm::AStarJoint, &limits).unwrap();
     assert_eq!(out.status, SolveStatus::NodeLimit);

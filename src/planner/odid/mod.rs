@@ -39,7 +39,7 @@ use std::time::Instant;
 
 pub use error::OdidError;
 pub use heuristic::{DistanceTable, UNREACHABLE};
-pub use limits::{Limits, Stop};
+pub use limits::{thread_cpu_time, Clock, Limits, Stop};
 pub use outcome::{SolveOutcome, SolveStatus};
 pub use path_table::PathTable;
 pub use problem::{lower_bound, moves_conflict, plan_cost, step_cost};
@@ -240,5 +240,6 @@ pub fn solve(
         groups,
         largest_group,
         elapsed: started.elapsed(),
+        used: budget.used(),
     })
 }

@@ -50,6 +50,8 @@ pub struct SolveOutcome {
     pub largest_group: usize,
     /// Wall time of the solve.
     pub elapsed: Duration,
+    /// Time on the limit's clock (thread CPU time under [`Clock::ThreadCpu`](super::Clock)).
+    pub used: Duration,
 }
 
 impl SolveOutcome {
