@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use throng::map::{generate_map, random_instance, Cell, Connectivity, Grid, Instance};
 use throng::planner::odid::{solve, Limits, OdidError, OptimalAlgorithm, SolveStatus};
+use throng::validate::validate_plan;
 
 fn open_instance(
     w: u32,
@@ -58,6 +59,9 @@ fn four_units_rotate_in_a_square() {
             2,
             "{algorithm}: one tick"
         );
+        let plan = out.to_plan_file(&inst, algorithm.name()).unwrap();
+        assert_eq!((plan.soc, plan.makespan, plan.steps.len()), (4, 1, 2));
+        assert!(validate_plan(&inst.grid, &plan).is_valid());
     }
 }
 

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use crate::map::{Cell, Grid};
+use crate::io::PlanFile;
+use crate::map::{Cell, Grid, Instance};
 
 use super::stats::SearchStats;
 
@@ -69,5 +70,29 @@ impl SolveOutcome {
                 .map(|t| paths.iter().map(|p| grid.xy(p[t])).collect())
                 .collect(),
         )
+    }
+
+    /// The plan in the mapf-visualizer layout, with `soc` the seed's cost;
+    /// `None` unless solved.
+    pub fn to_plan_file(&self, instance: &Instance, solver: &str) -> Option<PlanFile> {
+        let grid = &instance.grid;
+        let paths = self.paths.as_ref()?;
+        let makespan = paths
+            .iter()
+            .zip(&instance.goals)
+            .map(|(p, g)| p.iter().rposition(|c| c != g).map_or(0, |i| i + 1))
+            .max()
+            .unwrap_or(0);
+        Some(PlanFile {
+            map_file: instance.map_name.clone(),
+            solver: solver.to_string(),
+            solved: true,
+            soc: self.cost?,
+            makespan: makespan as u64,
+            comp_time_ms: self.elapsed.as_secs_f64() * 1e3,
+            starts: instance.starts.iter().map(|&c| grid.xy(c)).collect(),
+            goals: instance.goals.iter().map(|&c| grid.xy(c)).collect(),
+            steps: self.steps(grid)?,
+        })
     }
 }
