@@ -136,3 +136,81 @@ fn intermediate_key(
         key.push(if matters { pre[j].0 } else { post[j].0 });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+    use crate::planner::odid::heuristic::DistanceTable;
+    use crate::planner::odid::path_table::PathTable;
+
+    fn single<'a>(
+        grid: &'a Grid,
+        start: Cell,
+        dist: &'a DistanceTable,
+        goal: Cell,
+        illegal: &'a PathTable,
+        cost_limit: Option<u64>,
+    ) -> GroupProblem<'a> {
+        GroupProblem {
+            grid,
+            starts: vec![start],
+            goals: vec![goal],
+            dist: vec![dist],
+            illegal: Some(illegal),
+            avoid: None,
+            cost_limit,
+            bans: None,
+        }
+    }
+
+    #[test]
+    fn same_cost_replan_respects_the_illegal_table_and_the_limit() {
+        let g = Grid::new(3, 3, vec![true; 9], Connectivity::Four);
+        let c = |x, y| g.cell(x, y);
+        let mut other = PathTable::new(&g, 2);
+        other.add(1, &[c(1, 0), c(1, 1), c(1, 2)]);
+        let dist = DistanceTable::new(&g, c(2, 1));
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let mut stats = SearchStats::default();
+        // The only 2-move path crosses (1, 1) when the other unit is there.
+        let p = single(&g, c(0, 1), &dist, c(2, 1), &other, Some(2));
+        assert_eq!(search_od(&p, &budget, &mut stats), Ok(None));
+        let p = single(&g, c(0, 1), &dist, c(2, 1), &other, Some(3));
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        assert_eq!(plan.cost, 3);
+        let path = &plan.paths[0];
+        for t in 0..path.len() - 1 {
+            assert_eq!(
+                other.conflicts(&g, t as u32, path[t], path[t + 1]),
+                0,
+                "tick {t}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_unit_steps_off_its_goal_for_a_passing_unit() {
+        let g = Grid::new(3, 2, vec![true; 6], Connectivity::Four);
+        let c = |x, y| g.cell(x, y);
+        let mut other = PathTable::new(&g, 2);
+        other.add(1, &[c(0, 0), c(1, 0), c(2, 0), c(2, 1)]);
+        let dist = DistanceTable::new(&g, c(2, 0));
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let mut stats = SearchStats::default();
+        let p = single(&g, c(2, 0), &dist, c(2, 0), &other, None);
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        // Staying would be hit at tick 2. The cheapest detour: (2,1), (1,1),
+        // (1,0), then back behind the passing unit at tick 4 (a swap through
+        // (2,1) and every three-tick loop are illegal).
+        assert_eq!(plan.cost, 4);
+        assert_ne!(plan.paths[0][2], c(2, 0));
+        assert_eq!(*plan.paths[0].last().unwrap(), c(2, 0));
+    }
+}
