@@ -2,8 +2,8 @@
 //! a node arena, the open list with the seed's tie-breaking, and duplicate
 //! detection that keeps the best (cost, conflicts) node per state key.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::hash_map::Entry;
+use std::collections::BTreeMap;
 use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
@@ -43,29 +43,11 @@ impl Meta {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    f: u32,
-    conflicts: u32,
-    h: u32,
-    seq: u64,
-    node: u32,
-}
-
-impl Ord for Entry {
-    /// Max-heap order: lowest f, then fewest conflicts, then lowest h, then newest.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.cmp(&self.f)
-            .then(o.conflicts.cmp(&self.conflicts))
-            .then(o.h.cmp(&self.h))
-            .then(self.seq.cmp(&o.seq))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
+/// Open-list priority: f, then conflicts, then h, packed so that a smaller
+/// key is expanded first (21 bits each; conflicts saturate, they only break ties).
+fn priority(f: u32, conflicts: u32, h: u32) -> u64 {
+    const MASK: u64 = (1 << 21) - 1;
+    (u64::from(f).min(MASK) << 42) | (u64::from(conflicts).min(MASK) << 21) | u64::from(h).min(MASK)
 }
 
 /// Nodes of one search. Each holds `2k` cells (pre-move then post-move
@@ -76,10 +58,12 @@ pub(crate) struct Frontier {
     cells: Vec<Cell>,
     keys: Vec<u32>,
     meta: Vec<Meta>,
-    heap: BinaryHeap<Entry>,
+    /// The open list: a stack of nodes per priority (few distinct priorities
+    /// exist, so this beats a binary heap over millions of nodes; the stack
+    /// makes equal priorities newest-first).
+    open: BTreeMap<u64, Vec<u32>>,
     /// Key hash to the best node with that key.
     best: FxHashMap<u64, u32>,
-    seq: u64,
     /// Nodes taken off the open list and expanded.
     pub expanded: u64,
 }
@@ -91,9 +75,8 @@ impl Frontier {
             cells: Vec::new(),
             keys: Vec::new(),
             meta: Vec::new(),
-            heap: BinaryHeap::new(),
+            open: BTreeMap::new(),
             best: FxHashMap::default(),
-            seq: 0,
             expanded: 0,
         }
     }
@@ -134,23 +117,23 @@ impl Frontier {
             hasher.write_u32(w);
         }
         let hash = hasher.finish();
-        match self.best.get_mut(&hash) {
-            Some(old) => {
-                let s = *old as usize * stride;
-                let stored = &self.keys[s..s + stride];
+        match self.best.entry(hash) {
+            Entry::Occupied(mut slot) => {
+                let old = *slot.get() as usize;
+                let stored = &self.keys[old * stride..(old + 1) * stride];
                 // A true hash collision keeps the old entry; the new node is then
                 // simply not deduplicated, which costs time but not correctness.
                 if stored[..key.len()] == *key && stored[key.len()..].iter().all(|&w| w == PAD) {
-                    let o = &mut self.meta[*old as usize];
+                    let o = &mut self.meta[old];
                     if (o.g, o.conflicts) <= (meta.g, meta.conflicts) {
                         return false;
                     }
                     o.dead = true;
-                    *old = id;
+                    slot.insert(id);
                 }
             }
-            None => {
-                self.best.insert(hash, id);
+            Entry::Vacant(slot) => {
+                slot.insert(id);
             }
         }
         self.keys.extend_from_slice(key);
@@ -159,23 +142,25 @@ impl Frontier {
         self.cells.extend_from_slice(pre);
         self.cells.extend_from_slice(post);
         self.meta.push(meta);
-        self.seq += 1;
-        self.heap.push(Entry {
-            f: meta.g + meta.h,
-            conflicts: meta.conflicts,
-            h: meta.h,
-            seq: self.seq,
-            node: id,
-        });
+        self.open
+            .entry(priority(meta.g + meta.h, meta.conflicts, meta.h))
+            .or_default()
+            .push(id);
         true
     }
 
     /// The next live node to expand, if any.
     pub(crate) fn pop(&mut self) -> Option<u32> {
-        while let Some(e) = self.heap.pop() {
-            if !self.meta[e.node as usize].dead {
-                self.expanded += 1;
-                return Some(e.node);
+        while let Some(mut entry) = self.open.first_entry() {
+            let node = entry.get_mut().pop();
+            if entry.get().is_empty() {
+                entry.remove();
+            }
+            if let Some(n) = node {
+                if !self.meta[n as usize].dead {
+                    self.expanded += 1;
+                    return Some(n);
+                }
             }
         }
         None
