@@ -151,7 +151,14 @@ impl Frontier {
 
     /// The next live node to expand, if any.
     pub(crate) fn pop(&mut self) -> Option<u32> {
+        self.pop_with_f().map(|(n, _)| n)
+    }
+
+    /// The next live node to expand and the f value it was queued at (above
+    /// its own f when [`Frontier::requeue`] put it back).
+    pub(crate) fn pop_with_f(&mut self) -> Option<(u32, u32)> {
         while let Some(mut entry) = self.open.first_entry() {
+            let f = (*entry.key() >> 42) as u32;
             let node = entry.get_mut().pop();
             if entry.get().is_empty() {
                 entry.remove();
@@ -159,11 +166,21 @@ impl Frontier {
             if let Some(n) = node {
                 if !self.meta[n as usize].dead {
                     self.expanded += 1;
-                    return Some(n);
+                    return Some((n, f));
                 }
             }
         }
         None
+    }
+
+    /// Puts an expanded node back on the open list at `f`, for its children
+    /// of that f value (partial expansion).
+    pub(crate) fn requeue(&mut self, n: u32, f: u32) {
+        let m = self.meta[n as usize];
+        self.open
+            .entry(priority(f, m.conflicts, m.h))
+            .or_default()
+            .push(n);
     }
 
     /// Positions per tick of the standard nodes from the root to `n`, per unit.

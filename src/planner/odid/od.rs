@@ -6,6 +6,8 @@
 //! assigned moves that still constrain the unassigned units — the seed's rule
 //! for treating intermediate nodes like its figure 5's (A) and (B) as duplicates.
 
+use std::cmp::Ordering;
+
 use crate::map::{Cell, Grid};
 
 use super::frontier::{standard_key, Frontier, Meta};
@@ -56,7 +58,7 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
     let mut pre = vec![Cell(0); k];
     let mut post = vec![Cell(0); k];
     let mut buf = [Cell(0); 8];
-    while let Some(n) = fr.pop() {
+    while let Some((n, f_now)) = fr.pop_with_f() {
         if fr.expanded % CLOCK_EVERY == 0 {
             budget.check_time()?;
         }
@@ -75,6 +77,9 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         let goal = p.goals[i];
         let count = p.grid.neighbors(from, &mut buf);
         let moves = std::iter::once(from).chain(buf[..count].iter().copied());
+        // Partial expansion: only children at the f the node was queued at are
+        // stored now; the node goes back on the open list at the next child f.
+        let mut f_next = u32::MAX;
         for to in moves {
             if !p.allowed(m.t, from, to) {
                 continue;
@@ -90,6 +95,15 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             let h = m.h - p.dist[i].get(from) + d;
             if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
                 continue;
+            }
+            // Children below f_now were stored at an earlier expansion.
+            match (g + h).cmp(&f_now) {
+                Ordering::Less => continue,
+                Ordering::Greater => {
+                    f_next = f_next.min(g + h);
+                    continue;
+                }
+                Ordering::Equal => {}
             }
             let conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
             post[i] = to;
@@ -107,6 +121,9 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
                 );
             }
             post[i] = from;
+        }
+        if f_next != u32::MAX {
+            fr.requeue(n, f_next);
         }
     }
     Ok(None)
