@@ -28,10 +28,25 @@ pub fn moves_conflict(grid: &Grid, af: Cell, at: Cell, bf: Cell, bt: Cell) -> bo
 /// Whether both moves are diagonal through the same 2×2 square.
 #[inline]
 pub fn diagonal_crossing(grid: &Grid, af: Cell, at: Cell, bf: Cell, bt: Cell) -> bool {
-    let (Some(a), Some(b)) = (diagonal_square(grid, af, at), diagonal_square(grid, bf, bt)) else {
+    if !is_diagonal(grid, af, at) || !is_diagonal(grid, bf, bt) {
         return false;
-    };
-    a == b
+    }
+    diagonal_square(grid, af, at) == diagonal_square(grid, bf, bt)
+}
+
+/// Whether a legal move (a wait or a step to a neighbour) is diagonal. On maps
+/// at least three wide this needs no division: only a diagonal step changes
+/// the cell index by `width ± 1`.
+#[inline]
+pub(crate) fn is_diagonal(grid: &Grid, from: Cell, to: Cell) -> bool {
+    let w = grid.width();
+    if w <= 2 {
+        let (fx, fy) = grid.xy(from);
+        let (tx, ty) = grid.xy(to);
+        return fx != tx && fy != ty;
+    }
+    let d = from.0.abs_diff(to.0);
+    d == w - 1 || d == w + 1
 }
 
 /// The top-left corner of the 2×2 square a diagonal move passes through.
@@ -45,6 +60,9 @@ fn diagonal_square(grid: &Grid, from: Cell, to: Cell) -> Option<(u32, u32)> {
 /// The other two corners of a diagonal move's 2×2 square, if the move is diagonal.
 #[inline]
 pub(crate) fn diagonal_corners(grid: &Grid, from: Cell, to: Cell) -> Option<(Cell, Cell)> {
+    if !is_diagonal(grid, from, to) {
+        return None;
+    }
     let (fx, fy) = grid.xy(from);
     let (tx, ty) = grid.xy(to);
     (fx != tx && fy != ty).then(|| (grid.cell(fx, ty), grid.cell(tx, fy)))
