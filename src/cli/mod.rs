@@ -2,8 +2,10 @@
 
 mod error;
 pub mod experiment_silver;
+pub mod experiment_standley;
 pub mod path;
 pub mod run;
+pub mod run_optimal;
 pub mod validate;
 
 pub use error::{write_file, CliError};
@@ -38,6 +40,8 @@ pub enum Command {
 pub enum Experiment {
     /// Silver 2005: 10 generated 32×32 maps, 10..100 units, LRA*, CA*, HCA*, WHCA*(8,16,32).
     Silver(experiment_silver::SilverArgs),
+    /// Standley 2010: OD+ID on generated 32×32 8-connected maps, 2..60 units, 1 s each, against HCA*.
+    Standley(experiment_standley::StandleyArgs),
 }
 
 /// Runs the command line; returns the process exit status.
@@ -49,6 +53,11 @@ pub fn main_with(cli: Cli) -> i32 {
             .map(|_| 0)
             .map_err(|e| CliError::Other(e.to_string())),
         Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),
+        Command::Experiment(Experiment::Standley(args)) => {
+            experiment_standley::run_with_baseline(&args, Some(&run_optimal::hca_seed_cost))
+                .map(|_| 0)
+                .map_err(|e| CliError::Other(e.to_string()))
+        }
     };
     match result {
         Ok(code) => code,

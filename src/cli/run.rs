@@ -16,6 +16,7 @@ use crate::map::{
     generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
     Instance,
 };
+use crate::planner::odid::OptimalAlgorithm;
 use crate::planner::PlannerKind;
 
 use super::error::{write_file, CliError};
@@ -41,7 +42,7 @@ pub struct RunArgs {
     /// Number of units (first N rows of the scenario) [default: 100 generated, all rows of a scenario].
     #[arg(long)]
     pub agents: Option<usize>,
-    /// Planner: lra, ca, hca or whca [default: whca].
+    /// Planner: lra, ca, hca, whca; or an optimal solver: odid, od, od-sid, astar-joint, astar-joint-id, odid-cbs [default: whca].
     #[arg(long)]
     pub planner: Option<String>,
     /// WHCA* window in ticks [default: 16].
@@ -74,6 +75,12 @@ pub struct RunArgs {
     /// Write the summary here as one JSON object.
     #[arg(long)]
     pub summary_json: Option<PathBuf>,
+    /// Optimal solvers: give up after this many milliseconds ("not solved").
+    #[arg(long)]
+    pub time_limit_ms: Option<u64>,
+    /// Optimal solvers: most nodes one search may store (bounds memory).
+    #[arg(long)]
+    pub node_limit: Option<u64>,
     /// Write the map here in MovingAI format (for `throng validate` of a generated map).
     #[arg(long)]
     pub save_map: Option<PathBuf>,
@@ -118,7 +125,9 @@ impl RunArgs {
             budget_nodes,
             out,
             summary_json,
-            save_map
+            save_map,
+            time_limit_ms,
+            node_limit
         ))
     }
 }
@@ -188,7 +197,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
     let name = args.planner.as_deref().unwrap_or("whca");
     let planner = PlannerKind::parse(name, window).ok_or_else(|| {
         CliError::Usage(format!(
-            "unknown planner `{name}`; expected lra, ca, hca or whca"
+            "unknown planner `{name}`; expected lra, ca, hca, whca or an optimal solver (odid, od, od-sid, astar-joint, astar-joint-id, odid-cbs)"
         ))
     })?;
     Ok(SimConfig {
@@ -205,7 +214,22 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
 
 /// Runs the simulation the arguments describe and returns its summary.
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
-    let args = args.with_profile()?;
+    let mut args = args.with_profile()?;
+    if let Some(algorithm) = args
+        .planner
+        .as_deref()
+        .and_then(|p| p.parse::<OptimalAlgorithm>().ok())
+    {
+        // Standley's rule: diagonal moves whatever the corner cells hold.
+        if args.connectivity == Some(8) && args.corner_cutting.is_none() {
+            args.corner_cutting = Some(true);
+        }
+        let instance = load_instance(&args)?;
+        if let Some(path) = &args.save_map {
+            write_file(path, write_map(&instance.grid))?;
+        }
+        return super::run_optimal::run_optimal(&args, algorithm, &instance);
+    }
     let config = sim_config(&args)?;
     let instance = load_instance(&args)?;
     for unit in instance.unreachable_units() {

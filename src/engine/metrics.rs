@@ -57,6 +57,12 @@ pub struct RunSummary {
     pub commit_conflicts: u64,
     /// Peak resident memory of the process, MiB (0 where unknown).
     pub peak_memory_mb: f64,
+    /// Optimal solvers: whether an optimal plan was found within the limits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solved: Option<bool>,
+    /// Optimal solvers: units in the largest independent group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest_group: Option<usize>,
     /// Searches run, initial planning included.
     pub searches: u64,
     /// Searches that failed (unit kept its old plan).

@@ -267,6 +267,8 @@ impl Simulation {
             carried_over: stats.carried_over,
             commit_conflicts: stats.commit_conflicts,
             peak_memory_mb: super::metrics::peak_memory_mb(),
+            solved: None,
+            largest_group: None,
             searches: stats.searches,
             failed_searches: stats.failed_searches,
             expanded: stats.expanded,

@@ -3,6 +3,7 @@
 
 mod cooperative;
 mod lra;
+pub mod odid;
 mod order;
 mod whca;
 

@@ -1,0 +1,71 @@
+//! Single-unit true distances, the seed's admissible heuristic: a
+//! breadth-first table from each goal, so A* updates the sum of distances
+//! with two lookups per move assignment.
+
+use std::collections::VecDeque;
+
+use crate::map::{Cell, Grid};
+
+/// Marks a cell from which the goal cannot be reached.
+pub const UNREACHABLE: u32 = u32::MAX;
+
+/// Moves from every cell to one goal, ignoring other units.
+#[derive(Clone, Debug)]
+pub struct DistanceTable {
+    dist: Vec<u32>,
+}
+
+impl DistanceTable {
+    /// Breadth-first search from `goal` (moves are symmetric, so the table
+    /// holds the distance from each cell to the goal).
+    pub fn new(grid: &Grid, goal: Cell) -> Self {
+        let mut dist = vec![UNREACHABLE; grid.cell_count()];
+        let mut queue = VecDeque::new();
+        if grid.is_passable(goal) {
+            dist[goal.index()] = 0;
+            queue.push_back(goal);
+        }
+        let mut buf = [Cell(0); 8];
+        while let Some(c) = queue.pop_front() {
+            let d = dist[c.index()] + 1;
+            let n = grid.neighbors(c, &mut buf);
+            for &nb in &buf[..n] {
+                if dist[nb.index()] == UNREACHABLE {
+                    dist[nb.index()] = d;
+                    queue.push_back(nb);
+                }
+            }
+        }
+        Self { dist }
+    }
+
+    /// Moves from `cell` to the goal, or [`UNREACHABLE`].
+    #[inline]
+    pub fn get(&self, cell: Cell) -> u32 {
+        self.dist[cell.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+
+    #[test]
+    fn distances_follow_connectivity() {
+        let g = Grid::new(3, 3, vec![true; 9], Connectivity::Four);
+        let t = DistanceTable::new(&g, g.cell(0, 0));
+        assert_eq!(t.get(g.cell(2, 2)), 4);
+        let g = g.with_connectivity(Connectivity::Eight);
+        let t = DistanceTable::new(&g, g.cell(0, 0));
+        assert_eq!(t.get(g.cell(2, 2)), 2);
+    }
+
+    #[test]
+    fn walls_make_cells_unreachable() {
+        let p = vec![true, false, true];
+        let g = Grid::new(3, 1, p, Connectivity::Four);
+        let t = DistanceTable::new(&g, g.cell(0, 0));
+        assert_eq!(t.get(g.cell(2, 0)), UNREACHABLE);
+    }
+}

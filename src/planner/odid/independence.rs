@@ -1,0 +1,235 @@
+//! Independence detection: plan each unit alone, and only search jointly for
+//! groups whose paths actually conflict.
+//!
+//! Simple ID (the seed's algorithm 1) merges the two groups of the first
+//! conflict and replans the merged group. Full ID (algorithm 2) first tries to
+//! find another plan of the same cost for one group that avoids the other
+//! group's moves (illegal move table), then for the other group, and merges
+//! only when both fail or when the two groups have conflicted before. Every
+//! search breaks ties towards the fewest conflicts with all other current
+//! paths (conflict avoidance table).
+
+use rustc_hash::FxHashSet;
+
+use crate::map::{Cell, Grid};
+
+use super::heuristic::DistanceTable;
+use super::limits::{Budget, Stop};
+use super::path_table::PathTable;
+use super::problem::{moves_conflict, GroupPlan, GroupProblem};
+use super::stats::SearchStats;
+
+/// A low-level optimal search: OD or the joint A*.
+pub(crate) type LowLevel =
+    fn(&GroupProblem, &Budget, &mut SearchStats) -> Result<Option<GroupPlan>, Stop>;
+
+/// Which independence detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IdMode {
+    /// The seed's algorithm 1.
+    Simple,
+    /// The seed's algorithm 2.
+    Full,
+}
+
+/// A set of units planned together.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    id: u64,
+    /// Unit ids, ascending.
+    pub units: Vec<usize>,
+    pub plan: GroupPlan,
+}
+
+/// How an ID run ended without a plan.
+#[derive(Clone, Debug)]
+pub(crate) enum IdFailure {
+    /// A limit passed.
+    Stopped(Stop),
+    /// A merged group has no plan at all.
+    NoSolution,
+}
+
+/// The instance as ID sees it.
+pub(crate) struct IdInput<'a> {
+    pub grid: &'a Grid,
+    pub starts: &'a [Cell],
+    pub goals: &'a [Cell],
+    pub dist: &'a [DistanceTable],
+    pub low: LowLevel,
+    pub mode: IdMode,
+}
+
+/// Runs ID. On success returns the final groups; on failure the groups found
+/// so far (as unit lists) and why.
+pub(crate) fn independence_detection(
+    input: &IdInput,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Result<Vec<Group>, (IdFailure, Vec<Vec<usize>>)> {
+    let mut state = IdState {
+        input,
+        budget,
+        stats,
+        groups: Vec::new(),
+        avoid: (input.mode == IdMode::Full).then(|| PathTable::new(input.grid, input.starts.len())),
+        next_id: 0,
+        merging: None,
+    };
+    match state.run() {
+        Ok(()) => Ok(state.groups),
+        Err(f) => {
+            let mut found: Vec<Vec<usize>> = state.groups.iter().map(|g| g.units.clone()).collect();
+            found.extend(state.merging.take());
+            let planned: usize = found.iter().map(Vec::len).sum();
+            if planned < input.starts.len() {
+                // Stopped while planning singletons: the rest are still alone.
+                let seen: FxHashSet<usize> = found.iter().flatten().copied().collect();
+                found.extend(
+                    (0..input.starts.len())
+                        .filter(|u| !seen.contains(u))
+                        .map(|u| vec![u]),
+                );
+            }
+            Err((f, found))
+        }
+    }
+}
+
+struct IdState<'a, 'b> {
+    input: &'a IdInput<'a>,
+    budget: &'a Budget,
+    stats: &'b mut SearchStats,
+    groups: Vec<Group>,
+    /// Every current path (full ID only).
+    avoid: Option<PathTable>,
+    next_id: u64,
+    /// The merged group being planned, so a stop mid-plan still reports it.
+    merging: Option<Vec<usize>>,
+}
+
+impl IdState<'_, '_> {
+    fn run(&mut self) -> Result<(), IdFailure> {
+        for u in 0..self.input.starts.len() {
+            let plan = self.plan(&[u], None, None)?.ok_or(IdFailure::NoSolution)?;
+            self.add_group(vec![u], plan);
+        }
+        let mut conflicted: FxHashSet<(u64, u64)> = FxHashSet::default();
+        while let Some((a, b)) = self.first_conflict() {
+            self.budget.check_time().map_err(IdFailure::Stopped)?;
+            let pair = (
+                self.groups[a].id.min(self.groups[b].id),
+                self.groups[a].id.max(self.groups[b].id),
+            );
+            let resolved = self.input.mode == IdMode::Full
+                && conflicted.insert(pair)
+                && (self.replan_around(a, b)? || self.replan_around(b, a)?);
+            if !resolved {
+                self.merge(a, b)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan) {
+        if let Some(tab) = &mut self.avoid {
+            for (i, &u) in units.iter().enumerate() {
+                tab.add(u, &plan.paths[i]);
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.groups.push(Group { id, units, plan });
+    }
+
+    fn forget_paths(&mut self, units: &[usize]) {
+        if let Some(tab) = &mut self.avoid {
+            for &u in units {
+                tab.remove(u);
+            }
+        }
+    }
+
+    /// Runs the low-level search for `units` with the conflict avoidance table
+    /// (full ID), and optionally an illegal move table and a cost limit.
+    fn plan(
+        &mut self,
+        units: &[usize],
+        illegal: Option<&PathTable>,
+        cost_limit: Option<u64>,
+    ) -> Result<Option<GroupPlan>, IdFailure> {
+        let inp = self.input;
+        let problem = GroupProblem {
+            grid: inp.grid,
+            starts: units.iter().map(|&u| inp.starts[u]).collect(),
+            goals: units.iter().map(|&u| inp.goals[u]).collect(),
+            dist: units.iter().map(|&u| &inp.dist[u]).collect(),
+            illegal,
+            avoid: self.avoid.as_ref(),
+            cost_limit,
+            bans: None,
+        };
+        (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
+    }
+
+    /// Tries a plan of the same cost for group `x` that avoids group `y`'s moves.
+    fn replan_around(&mut self, x: usize, y: usize) -> Result<bool, IdFailure> {
+        let mut illegal = PathTable::new(self.input.grid, self.input.starts.len());
+        for (i, &u) in self.groups[y].units.iter().enumerate() {
+            illegal.add(u, &self.groups[y].plan.paths[i]);
+        }
+        let units = self.groups[x].units.clone();
+        self.forget_paths(&units);
+        let found = self.plan(&units, Some(&illegal), Some(self.groups[x].plan.cost))?;
+        let ok = found.is_some();
+        if let Some(plan) = found {
+            debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
+            self.groups[x].plan = plan;
+        }
+        if let Some(tab) = &mut self.avoid {
+            for (i, &u) in units.iter().enumerate() {
+                tab.add(u, &self.groups[x].plan.paths[i]);
+            }
+        }
+        Ok(ok)
+    }
+
+    /// Merges groups `a` and `b` and plans the new group without a cost limit.
+    fn merge(&mut self, a: usize, b: usize) -> Result<(), IdFailure> {
+        let (hi, lo) = (a.max(b), a.min(b));
+        let gh = self.groups.swap_remove(hi);
+        let gl = self.groups.swap_remove(lo);
+        let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
+        units.sort_unstable();
+        self.forget_paths(&units);
+        self.merging = Some(units.clone());
+        let plan = self
+            .plan(&units, None, None)?
+            .ok_or(IdFailure::NoSolution)?;
+        self.merging = None;
+        self.add_group(units, plan);
+        Ok(())
+    }
+
+    /// Simulates all paths and returns the groups of the first conflict.
+    fn first_conflict(&self) -> Option<(usize, usize)> {
+        let grid = self.input.grid;
+        let mut rows: Vec<(usize, &Vec<Cell>)> = Vec::new();
+        for (gi, g) in self.groups.iter().enumerate() {
+            rows.extend(g.plan.paths.iter().map(|p| (gi, p)));
+        }
+        let ticks = rows.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
+        let at = |p: &Vec<Cell>, t: usize| p[t.min(p.len() - 1)];
+        for t in 0..ticks.saturating_sub(1) {
+            for (x, &(gx, px)) in rows.iter().enumerate() {
+                let (xf, xt) = (at(px, t), at(px, t + 1));
+                for &(gy, py) in &rows[x + 1..] {
+                    if gy != gx && moves_conflict(grid, xf, xt, at(py, t), at(py, t + 1)) {
+                        return Some((gx, gy));
+                    }
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,233 @@
+//! A* with operator decomposition (OD): one unit's move is assigned per
+//! operator, in a fixed unit order, so the branching factor is 9 instead of
+//! 9^k. A new move is checked only against moves already assigned in the node
+//! (units may step into cells of units not yet assigned). Standard nodes are
+//! keyed by positions; intermediate nodes by post-move positions plus the
+//! assigned moves that still constrain the unassigned units — the seed's rule
+//! for treating intermediate nodes like its figure 5's (A) and (B) as duplicates.
+
+use std::cmp::Ordering;
+
+use crate::map::{Cell, Grid};
+
+use super::frontier::{standard_key, Frontier, Meta};
+use super::heuristic::UNREACHABLE;
+use super::limits::{Budget, Stop};
+use super::problem::{diagonal_corners, moves_conflict, step_cost, GroupPlan, GroupProblem};
+use super::stats::SearchStats;
+
+/// Expansions between two clock checks.
+pub(crate) const CLOCK_EVERY: u64 = 256;
+
+/// Finds an optimal plan for the group with OD, or `None` when no plan exists
+/// within the problem's cost limit.
+pub(crate) fn search_od(
+    p: &GroupProblem,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Result<Option<GroupPlan>, Stop> {
+    let mut fr = Frontier::new(p.len());
+    let result = run(p, budget, &mut fr);
+    stats.record(fr.expanded, fr.stored());
+    result
+}
+
+fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<GroupPlan>, Stop> {
+    let k = p.len();
+    let horizon = p.tick_clamp();
+    let settle = p.settle_tick();
+    let mut h0 = 0u32;
+    for (i, &s) in p.starts.iter().enumerate() {
+        let d = p.dist[i].get(s);
+        if d == UNREACHABLE {
+            return Ok(None);
+        }
+        h0 += d;
+    }
+    if p.cost_limit.is_some_and(|l| u64::from(h0) > l) {
+        return Ok(None);
+    }
+    let mut key = Vec::with_capacity(2 * k + 2);
+    standard_key(&mut key, 0, &p.starts);
+    fr.push(
+        &key,
+        &p.starts,
+        &p.starts,
+        Meta::new(0, h0, 0, 0, 0, u32::MAX),
+    );
+    let mut pre = vec![Cell(0); k];
+    let mut post = vec![Cell(0); k];
+    let mut buf = [Cell(0); 8];
+    while let Some((n, f_now)) = fr.pop_with_f() {
+        if fr.expanded % CLOCK_EVERY == 0 {
+            budget.check_time()?;
+        }
+        budget.check_nodes(fr.stored())?;
+        let m = fr.meta(n);
+        pre.copy_from_slice(fr.pre(n));
+        post.copy_from_slice(fr.post(n));
+        if m.next == 0 && m.t >= settle && post == p.goals {
+            return Ok(Some(GroupPlan {
+                paths: fr.paths_to(n),
+                cost: u64::from(m.g),
+            }));
+        }
+        let i = m.next as usize;
+        let from = pre[i];
+        let goal = p.goals[i];
+        let count = p.grid.neighbors(from, &mut buf);
+        let moves = std::iter::once(from).chain(buf[..count].iter().copied());
+        // Partial expansion: only children at the f the node was queued at are
+        // stored now; the node goes back on the open list at the next child f.
+        let mut f_next = u32::MAX;
+        for to in moves {
+            if !p.allowed(m.t, from, to) {
+                continue;
+            }
+            if (0..i).any(|j| moves_conflict(p.grid, from, to, pre[j], post[j])) {
+                continue;
+            }
+            let d = p.dist[i].get(to);
+            if d == UNREACHABLE {
+                continue;
+            }
+            let g = m.g + step_cost(from, to, goal);
+            let h = m.h - p.dist[i].get(from) + d;
+            if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
+                continue;
+            }
+            // Children below f_now were stored at an earlier expansion.
+            match (g + h).cmp(&f_now) {
+                Ordering::Less => continue,
+                Ordering::Greater => {
+                    f_next = f_next.min(g + h);
+                    continue;
+                }
+                Ordering::Equal => {}
+            }
+            let conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
+            post[i] = to;
+            if i + 1 == k {
+                let t = m.t + 1;
+                standard_key(&mut key, t.min(horizon), &post);
+                fr.push(&key, &post, &post, Meta::new(g, h, conflicts, t, 0, n));
+            } else {
+                intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
+                fr.push(
+                    &key,
+                    &pre,
+                    &post,
+                    Meta::new(g, h, conflicts, m.t, (i + 1) as u16, n),
+                );
+            }
+            post[i] = from;
+        }
+        if f_next != u32::MAX {
+            fr.requeue(n, f_next);
+        }
+    }
+    Ok(None)
+}
+
+/// Key of an intermediate node with units `..next` assigned: post-move
+/// positions, and for each assigned unit its pre-move cell only when that cell
+/// can still restrict an unassigned unit (a swap back into it, or a crossing
+/// of its diagonal); otherwise its move constrains exactly as a wait would.
+fn intermediate_key(
+    key: &mut Vec<u32>,
+    grid: &Grid,
+    tick_key: u32,
+    next: usize,
+    pre: &[Cell],
+    post: &[Cell],
+) {
+    key.clear();
+    key.push(tick_key);
+    key.push(next as u32);
+    key.extend(post.iter().map(|c| c.0));
+    let unassigned = &pre[next..];
+    for j in 0..next {
+        let matters = unassigned.contains(&post[j])
+            || diagonal_corners(grid, pre[j], post[j])
+                .is_some_and(|(a, b)| unassigned.contains(&a) || unassigned.contains(&b));
+        key.push(if matters { pre[j].0 } else { post[j].0 });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+    use crate::planner::odid::heuristic::DistanceTable;
+    use crate::planner::odid::path_table::PathTable;
+
+    fn single<'a>(
+        grid: &'a Grid,
+        start: Cell,
+        dist: &'a DistanceTable,
+        goal: Cell,
+        illegal: &'a PathTable,
+        cost_limit: Option<u64>,
+    ) -> GroupProblem<'a> {
+        GroupProblem {
+            grid,
+            starts: vec![start],
+            goals: vec![goal],
+            dist: vec![dist],
+            illegal: Some(illegal),
+            avoid: None,
+            cost_limit,
+            bans: None,
+        }
+    }
+
+    #[test]
+    fn same_cost_replan_respects_the_illegal_table_and_the_limit() {
+        let g = Grid::new(3, 3, vec![true; 9], Connectivity::Four);
+        let c = |x, y| g.cell(x, y);
+        let mut other = PathTable::new(&g, 2);
+        other.add(1, &[c(1, 0), c(1, 1), c(1, 2)]);
+        let dist = DistanceTable::new(&g, c(2, 1));
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let mut stats = SearchStats::default();
+        // The only 2-move path crosses (1, 1) when the other unit is there.
+        let p = single(&g, c(0, 1), &dist, c(2, 1), &other, Some(2));
+        assert_eq!(search_od(&p, &budget, &mut stats), Ok(None));
+        let p = single(&g, c(0, 1), &dist, c(2, 1), &other, Some(3));
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        assert_eq!(plan.cost, 3);
+        let path = &plan.paths[0];
+        for t in 0..path.len() - 1 {
+            assert_eq!(
+                other.conflicts(&g, t as u32, path[t], path[t + 1]),
+                0,
+                "tick {t}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_unit_steps_off_its_goal_for_a_passing_unit() {
+        let g = Grid::new(3, 2, vec![true; 6], Connectivity::Four);
+        let c = |x, y| g.cell(x, y);
+        let mut other = PathTable::new(&g, 2);
+        other.add(1, &[c(0, 0), c(1, 0), c(2, 0), c(2, 1)]);
+        let dist = DistanceTable::new(&g, c(2, 0));
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let mut stats = SearchStats::default();
+        let p = single(&g, c(2, 0), &dist, c(2, 0), &other, None);
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        // Staying would be hit at tick 2. The cheapest detour: (2,1), (1,1),
+        // (1,0), then back behind the passing unit at tick 4 (a swap through
+        // (2,1) and every three-tick loop are illegal).
+        assert_eq!(plan.cost, 4);
+        assert_ne!(plan.paths[0][2], c(2, 0));
+        assert_eq!(*plan.paths[0].last().unwrap(), c(2, 0));
+    }
+}

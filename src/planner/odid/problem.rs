@@ -1,0 +1,218 @@
+//! The seed's problem: joint moves, their legality and their cost.
+//!
+//! A unit waits or moves to a free neighbour. Two moves in one tick conflict
+//! when they end on one cell, swap two cells, or cross diagonally through one
+//! 2×2 square. Following and rotations (a cycle of three or more units each
+//! stepping into the cell the next one leaves) are legal. A tick costs the
+//! number of units not waiting on their own goal.
+
+use crate::map::{Cell, Grid};
+
+use super::bans::Bans;
+use super::heuristic::DistanceTable;
+use super::path_table::PathTable;
+
+/// Whether two units' moves in the same tick conflict (`a` from `af` to `at`,
+/// `b` from `bf` to `bt`; the units start on distinct cells).
+#[inline]
+pub fn moves_conflict(grid: &Grid, af: Cell, at: Cell, bf: Cell, bt: Cell) -> bool {
+    if at == bt {
+        return true;
+    }
+    if at == bf && bt == af && af != at {
+        return true;
+    }
+    diagonal_crossing(grid, af, at, bf, bt)
+}
+
+/// Whether both moves are diagonal through the same 2×2 square.
+#[inline]
+pub fn diagonal_crossing(grid: &Grid, af: Cell, at: Cell, bf: Cell, bt: Cell) -> bool {
+    if !is_diagonal(grid, af, at) || !is_diagonal(grid, bf, bt) {
+        return false;
+    }
+    diagonal_square(grid, af, at) == diagonal_square(grid, bf, bt)
+}
+
+/// Whether a legal move (a wait or a step to a neighbour) is diagonal. On maps
+/// at least three wide this needs no division: only a diagonal step changes
+/// the cell index by `width ± 1`.
+#[inline]
+pub(crate) fn is_diagonal(grid: &Grid, from: Cell, to: Cell) -> bool {
+    let w = grid.width();
+    if w <= 2 {
+        let (fx, fy) = grid.xy(from);
+        let (tx, ty) = grid.xy(to);
+        return fx != tx && fy != ty;
+    }
+    let d = from.0.abs_diff(to.0);
+    d == w - 1 || d == w + 1
+}
+
+/// The top-left corner of the 2×2 square a diagonal move passes through.
+#[inline]
+fn diagonal_square(grid: &Grid, from: Cell, to: Cell) -> Option<(u32, u32)> {
+    let (fx, fy) = grid.xy(from);
+    let (tx, ty) = grid.xy(to);
+    (fx != tx && fy != ty).then_some((fx.min(tx), fy.min(ty)))
+}
+
+/// The other two corners of a diagonal move's 2×2 square, if the move is diagonal.
+#[inline]
+pub(crate) fn diagonal_corners(grid: &Grid, from: Cell, to: Cell) -> Option<(Cell, Cell)> {
+    if !is_diagonal(grid, from, to) {
+        return None;
+    }
+    let (fx, fy) = grid.xy(from);
+    let (tx, ty) = grid.xy(to);
+    (fx != tx && fy != ty).then(|| (grid.cell(fx, ty), grid.cell(tx, fy)))
+}
+
+/// Cost of one unit's move in one tick: zero only for waiting on its goal.
+#[inline]
+pub fn step_cost(from: Cell, to: Cell, goal: Cell) -> u32 {
+    u32::from(!(from == goal && to == goal))
+}
+
+/// The seed's cost of a plan: `paths[i][t]` is unit `i` at tick `t`; a path
+/// shorter than the longest is taken to wait on its last cell.
+pub fn plan_cost(paths: &[Vec<Cell>], goals: &[Cell]) -> u64 {
+    let ticks = paths.iter().map(Vec::len).max().unwrap_or(0);
+    let mut cost = 0u64;
+    for (path, &goal) in paths.iter().zip(goals) {
+        for t in 1..ticks {
+            let from = path[(t - 1).min(path.len() - 1)];
+            let to = path[t.min(path.len() - 1)];
+            cost += u64::from(step_cost(from, to, goal));
+        }
+    }
+    cost
+}
+
+/// The sum of single-unit distances: the seed's heuristic and lower bound.
+pub fn lower_bound(grid: &Grid, starts: &[Cell], goals: &[Cell]) -> u64 {
+    starts
+        .iter()
+        .zip(goals)
+        .map(|(&s, &g)| u64::from(DistanceTable::new(grid, g).get(s)))
+        .sum()
+}
+
+/// One low-level search's task: a group of units, with the paths of the other
+/// groups as hard (illegal move table) and soft (conflict avoidance) constraints.
+pub(crate) struct GroupProblem<'a> {
+    pub grid: &'a Grid,
+    pub starts: Vec<Cell>,
+    pub goals: Vec<Cell>,
+    pub dist: Vec<&'a DistanceTable>,
+    /// Moves the group must not conflict with.
+    pub illegal: Option<&'a PathTable>,
+    /// Moves whose conflicts break ties between equal-cost nodes.
+    pub avoid: Option<&'a PathTable>,
+    /// Only solutions of at most this cost are searched for.
+    pub cost_limit: Option<u64>,
+    /// Conflict-based search's constraints (single-unit problems only).
+    pub bans: Option<&'a Bans>,
+}
+
+impl GroupProblem<'_> {
+    /// Number of units in the group.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The tick from which time no longer tells states apart for duplicate
+    /// detection: the illegal move table's last tick (past it, legality no longer
+    /// changes) or the settle tick, whichever is later. The conflict avoidance
+    /// table is left out: it only breaks ties, and keying states by its ticks
+    /// would multiply the state space of every merged-group search.
+    pub fn tick_clamp(&self) -> u32 {
+        let tables = self.illegal.map_or(0, |tab| (tab.ticks() - 1) as u32);
+        let bans = self.bans.map_or(0, Bans::end);
+        tables.max(bans).max(self.settle_tick())
+    }
+
+    /// Whether a unit's move from `from` at tick `t` to `to` at `t + 1` is allowed
+    /// by the illegal move table.
+    #[inline]
+    pub fn allowed(&self, t: u32, from: Cell, to: Cell) -> bool {
+        self.illegal
+            .is_none_or(|tab| tab.conflicts(self.grid, t, from, to) == 0)
+            && self.bans.is_none_or(|b| b.allows(t, from, to))
+    }
+
+    /// Conflicts of a move with the conflict avoidance table.
+    #[inline]
+    pub fn avoid_conflicts(&self, t: u32, from: Cell, to: Cell) -> u32 {
+        self.avoid
+            .map_or(0, |tab| tab.conflicts(self.grid, t, from, to))
+    }
+
+    /// The first tick from which every unit may stay on its goal for good: after
+    /// the last tick the illegal table puts another unit there, and after the
+    /// last ban on the goal.
+    pub fn settle_tick(&self) -> u32 {
+        let tables = self.illegal.map_or(0, |tab| {
+            self.goals
+                .iter()
+                .filter_map(|&g| tab.last_occupied(g))
+                .map(|t| t as u32 + 1)
+                .max()
+                .unwrap_or(0)
+        });
+        let bans = match (self.bans, self.goals.first()) {
+            (Some(b), Some(&g)) => b.settle_on(g),
+            _ => 0,
+        };
+        tables.max(bans)
+    }
+}
+
+/// A group's plan found by a low-level search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GroupPlan {
+    /// `paths[i][t]`: unit `i` of the group at tick `t`; all the same length.
+    pub paths: Vec<Vec<Cell>>,
+    /// The seed's cost of these paths.
+    pub cost: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+
+    fn open(w: u32, h: u32) -> Grid {
+        Grid::new(w, h, vec![true; (w * h) as usize], Connectivity::Eight).with_corner_cutting(true)
+    }
+
+    #[test]
+    fn conflicts_match_the_rules() {
+        let g = open(3, 3);
+        let c = |x, y| g.cell(x, y);
+        // Shared cell.
+        assert!(moves_conflict(&g, c(0, 0), c(1, 0), c(2, 0), c(1, 0)));
+        // Swap.
+        assert!(moves_conflict(&g, c(0, 0), c(1, 0), c(1, 0), c(0, 0)));
+        // Diagonal crossing.
+        assert!(moves_conflict(&g, c(0, 0), c(1, 1), c(1, 0), c(0, 1)));
+        // Following is legal.
+        assert!(!moves_conflict(&g, c(0, 0), c(1, 0), c(1, 0), c(2, 0)));
+        // Parallel diagonals in different squares are legal.
+        assert!(!moves_conflict(&g, c(0, 0), c(1, 1), c(1, 0), c(2, 1)));
+    }
+
+    #[test]
+    fn cost_counts_units_not_waiting_on_goal() {
+        let g = open(3, 1);
+        let goals = [g.cell(2, 0), g.cell(0, 0)];
+        let paths = vec![
+            vec![g.cell(1, 0), g.cell(2, 0), g.cell(2, 0)],
+            vec![g.cell(0, 0), g.cell(0, 0), g.cell(0, 0)],
+        ];
+        assert_eq!(plan_cost(&paths, &goals), 1);
+        // Leaving the goal and coming back costs both ticks.
+        let paths = vec![vec![g.cell(2, 0), g.cell(1, 0), g.cell(2, 0)]];
+        assert_eq!(plan_cost(&paths, &goals[..1]), 2);
+    }
+}
