@@ -29,10 +29,11 @@ pub struct RunArgs {
     /// Number of units (first N rows of the scenario).
     #[arg(long)]
     pub agents: Option<usize>,
-    /// Planner: lra, ca, hca or whca.
+    /// Planner: lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-whca-offline or
+    /// co-whcap-offline.
     #[arg(long, default_value = "whca")]
     pub planner: String,
-    /// WHCA* window in ticks.
+    /// WHCA* window (CO-*: reservation window around each conflict) in ticks.
     #[arg(long, default_value_t = 16)]
     pub window: u32,
     /// 4 or 8.
@@ -118,7 +119,7 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let planner = PlannerKind::parse(&args.planner, args.window).ok_or_else(|| {
         CliError::Usage(format!(
-            "unknown planner `{}`; expected lra, ca, hca or whca",
+            "unknown planner `{}`; expected lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-whca-offline or co-whcap-offline",
             args.planner
         ))
     })?;

@@ -1,0 +1,818 @@
+//! Conflict-Oriented WHCA* (Bnaya & Felner 2014): CO-WHCA*, CO-WHCA*P and
+//! CO-HCA*.
+//!
+//! One *planning phase* (the seed's Algorithm 2, lines 3–9) repeats cycles:
+//! 1. every unit whose path is missing or crosses a reservation plans a full
+//!    path to its goal around the *leftover* reservations (space-time A*
+//!    guided by its own RRA* true distances);
+//! 2. the paths are simulated to the earliest conflict tick `t`
+//!    ([`ConflictFinder`]); every conflict of that tick gets an *owner*
+//!    (round-robin among its units for CO-WHCA*; the winner determination of
+//!    Algorithm 3, [`super::winner`], for CO-WHCA*P);
+//! 3. the owner's path is reserved from `t − W/2` to `t + W/2` (from the
+//!    current tick for CO-HCA*), and the owner keeps that stretch of its
+//!    path from then on (it is *pinned*);
+//! 4. if the window starts later than now, all units move along their paths
+//!    up to the window start (line 11) and the reservations are kept for the
+//!    next phase; otherwise the next cycle starts at once.
+//!
+//! A unit only replans when the new reservations invalidate its path: the
+//! table only ever gains constraints, so a still-valid optimal path is still
+//! optimal (the seed recomputes every path from scratch; this gives paths of
+//! the same cost with fewer searches).
+//!
+//! Safety: the CO reservations live in a private table; what the units
+//! execute is committed to the shared [`World`] table segment by segment,
+//! each checked move by move and ending in a hold, and only conflict-free
+//! prefixes are ever committed. If the cycles cannot resolve a conflict
+//! within a bound, the units move up to the tick before it, or, when it is
+//! the very next tick, everyone waits one tick and the CO reservations are
+//! dropped.
+//!
+//! Online and offline: in the online form ([`ConflictOrientedWhca`] with
+//! `offline == false`) each `plan_tick` that reaches the end of the committed
+//! segment runs one planning phase and commits the next segment. In the
+//! offline form (`offline == true`; CO-HCA* always) `initialize` runs the
+//! whole plan–move loop on a virtual clock to the end and commits the final
+//! trajectories at once; `plan_tick` then has nothing to do.
+
+use std::sync::Arc;
+
+use crate::agents::{AgentFlags, AgentId};
+use crate::distance::{dense_fits, ReverseResumableAStar};
+use crate::engine::World;
+use crate::map::{Cell, Grid};
+use crate::reservation::ReservationTable;
+use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+
+use super::conflict::{Conflict, ConflictFinder};
+use super::winner::select_winner;
+use super::{Planner, PlannerStats};
+
+/// Expansion cap of one full-depth search, per passable cell of the map.
+const EXPANSIONS_PER_CELL: usize = 8;
+/// CO-WHCA*P: a unit that has lost this many conflicts since it last owned
+/// one is made the owner without winner determination. Algorithm 3 ignores
+/// future conflicts, so without this a unit parked on its goal can win every
+/// conflict against a unit that must pass it, and the latter never arrives.
+const LOSS_LIMIT: u32 = 4;
+/// Expansion cap of the windowed fallback search, per tick of window.
+const EXPANSIONS_PER_WINDOW_TICK: usize = 2048;
+
+/// Which member of the CO-WHCA* family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CoVariant {
+    /// CO-WHCA*: window centred on the conflict, owner chosen round-robin.
+    Whca,
+    /// CO-WHCA*P: as CO-WHCA*, owner by winner determination (Algorithm 3).
+    WhcaP,
+    /// CO-HCA* (CO-WHCA*(0)): window start fixed at the current tick, so all
+    /// conflicts are planned away before any unit moves.
+    Hca,
+}
+
+/// What a planning phase decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Every unit follows its path up to this tick, then a new phase starts.
+    Move(u32),
+    /// The paths are conflict-free to the end: follow them.
+    Done,
+    /// No safe progress: everyone waits one tick; reservations were dropped.
+    Wait,
+}
+
+/// The state of the CO-WHCA* loop, independent of the shared world so the
+/// offline form can run it on a virtual clock.
+pub(super) struct CoCore {
+    pub(super) grid: Arc<Grid>,
+    pub(super) window: u32,
+    pub(super) variant: CoVariant,
+    pub(super) max_ticks: u32,
+    /// The CO reservation table (leftovers); its `now` is the phase's tick.
+    pub(super) table: ReservationTable,
+    pub(super) rra: Vec<ReverseResumableAStar>,
+    pub(super) search: SpaceTimeAStar,
+    pub(super) goal: Vec<Cell>,
+    /// False for units whose goal cannot be reached: they stay put.
+    pub(super) movable: Vec<bool>,
+    /// `paths[a][k]`: unit `a`'s cell at tick `now + k`; past the end it stays.
+    pub(super) paths: Vec<Vec<Cell>>,
+    /// Last tick of unit `a`'s reservations (contiguous up to it), if any.
+    pub(super) pin_end: Vec<Option<u32>>,
+    /// The last full-depth search failed (retried at the next phase).
+    failed: Vec<bool>,
+    /// Per cell: the latest tick anyone has claimed it in `table` (a bound:
+    /// releases leave it), so "free from here on" is cheap to check.
+    last_claim: Vec<u32>,
+    /// Conflicts each unit was in without being made their owner, since it
+    /// last owned one.
+    lost: Vec<u32>,
+    dirty: Vec<bool>,
+    finder: ConflictFinder,
+    conflicts: Vec<Conflict>,
+    pub(super) scratch: Vec<Cell>,
+    rotation: u32,
+    pub(super) max_expansions: usize,
+    pub(super) stats: PlannerStats,
+    /// Plan cycles run (conflicts looked for).
+    pub cycles: u64,
+    /// Conflicts given an owner.
+    pub owned: u64,
+}
+
+impl CoCore {
+    fn new(world: &World, window: u32, variant: CoVariant, max_ticks: u32) -> Self {
+        let grid = world.grid.clone();
+        let n = world.agents.len();
+        let window = window.max(2);
+        let table = ReservationTable::new(grid.cell_count(), max_ticks + window + 4, n * 2);
+        let dense = dense_fits(grid.cell_count(), n);
+        let rra = world
+            .agents
+            .ids()
+            .map(|a| {
+                let i = a.index();
+                ReverseResumableAStar::new(
+                    &grid,
+                    world.agents.goal[i],
+                    world.agents.position[i],
+                    dense,
+                )
+            })
+            .collect();
+        let mut core = CoCore {
+            window,
+            variant,
+            max_ticks,
+            table,
+            rra,
+            search: SpaceTimeAStar::new(),
+            goal: world.agents.goal.clone(),
+            movable: (0..n)
+                .map(|i| !world.agents.flags[i].has(AgentFlags::UNREACHABLE))
+                .collect(),
+            paths: world.agents.position.iter().map(|&c| vec![c]).collect(),
+            pin_end: vec![None; n],
+            failed: vec![false; n],
+            lost: vec![0; n],
+            last_claim: vec![0; grid.cell_count()],
+            dirty: vec![true; n],
+            finder: ConflictFinder::new(),
+            conflicts: Vec::new(),
+            scratch: Vec::new(),
+            rotation: 0,
+            max_expansions: (grid.passable_count() * EXPANSIONS_PER_CELL).max(100_000),
+            stats: PlannerStats::default(),
+            cycles: 0,
+            owned: 0,
+            grid,
+        };
+        while core.table.now() < world.now() {
+            core.table.advance();
+        }
+        core
+    }
+
+    /// The tick of `paths[_][0]`.
+    #[inline]
+    pub(super) fn now(&self) -> u32 {
+        self.table.now()
+    }
+
+    /// Unit `a`'s cell at `tick` by its path.
+    #[inline]
+    pub(super) fn cell_at(&self, a: AgentId, tick: u32) -> Cell {
+        let p = &self.paths[a.index()];
+        p[((tick - self.now()) as usize).min(p.len() - 1)]
+    }
+
+    /// Whether unit `a`'s path is reserved at `tick`.
+    #[inline]
+    fn pinned_at(&self, a: AgentId, tick: u32) -> bool {
+        self.pin_end[a.index()].is_some_and(|l| l >= tick)
+    }
+
+    /// How many leading cells of unit `a`'s path are fixed by its reservations.
+    #[inline]
+    pub(super) fn prefix_len(&self, a: AgentId) -> usize {
+        let now = self.now();
+        match self.pin_end[a.index()] {
+            Some(l) if l > now => ((l - now) as usize + 1).min(self.paths[a.index()].len()),
+            _ => 1,
+        }
+    }
+
+    /// Moves the clock to `to`: every unit is where its path puts it then.
+    pub(super) fn advance_to(&mut self, to: u32) {
+        let now = self.now();
+        debug_assert!(to >= now);
+        let k = (to - now) as usize;
+        for (i, p) in self.paths.iter_mut().enumerate() {
+            p.drain(..k.min(p.len() - 1));
+            if self.pin_end[i].is_some_and(|l| l <= to) {
+                self.pin_end[i] = None;
+            }
+        }
+        while self.table.now() < to {
+            self.table.advance();
+        }
+    }
+
+    /// Searches a path for unit `a` from the end of its pinned prefix into
+    /// `scratch` (prefix excluded): full depth first; if that fails, a
+    /// `W`-tick window that ends somewhere it can stay. Returns
+    /// `(found, full)`.
+    pub(super) fn search_unit(&mut self, a: AgentId) -> (bool, bool) {
+        let i = a.index();
+        let prefix = self.prefix_len(a);
+        let start = self.paths[i][prefix - 1];
+        let start_tick = self.now() + prefix as u32 - 1;
+        let grid = self.grid.clone();
+        let mut query = SpaceTimeQuery {
+            agent: a,
+            start,
+            start_tick,
+            goal: self.goal[i],
+            depth: Depth::Full(self.max_ticks.saturating_sub(start_tick).max(1)),
+            goal_wait_cost: 1,
+            max_expansions: self.max_expansions,
+        };
+        let rra = &mut self.rra[i];
+        let before = rra.expanded;
+        let mut h = |c: Cell| rra.distance(&grid, c);
+        let full = self.search.search(
+            &grid,
+            &self.table,
+            &query,
+            &mut h,
+            &|_| 0,
+            &mut self.scratch,
+        );
+        self.stats.searches += 1;
+        self.stats.expanded += self.search.expanded as u64;
+        let mut found = full;
+        if !full {
+            self.stats.failed_searches += 1;
+            query.depth = Depth::Window(self.window);
+            query.goal_wait_cost = 0;
+            query.max_expansions = EXPANSIONS_PER_WINDOW_TICK * self.window as usize;
+            found = self.search.search(
+                &grid,
+                &self.table,
+                &query,
+                &mut h,
+                &|_| 0,
+                &mut self.scratch,
+            );
+            self.stats.searches += 1;
+            self.stats.expanded += self.search.expanded as u64;
+        }
+        self.stats.heuristic_expanded += self.rra[i].expanded.saturating_sub(before) as u64;
+        (found, full)
+    }
+
+    /// Replans unit `a` (keeping its pinned prefix).
+    fn plan_unit(&mut self, a: AgentId) {
+        let i = a.index();
+        self.dirty[i] = false;
+        if !self.movable[i] {
+            return;
+        }
+        let prefix = self.prefix_len(a);
+        let (found, full) = self.search_unit(a);
+        let p = &mut self.paths[i];
+        p.truncate(prefix);
+        if found {
+            p.extend_from_slice(&self.scratch[1..]);
+        }
+        self.failed[i] = !full;
+    }
+
+    /// Whether unit `a`'s path avoids every other unit's reservation.
+    fn path_valid(&self, a: AgentId) -> bool {
+        let p = &self.paths[a.index()];
+        let now = self.now();
+        for (k, w) in p.windows(2).enumerate() {
+            if !self
+                .table
+                .move_is_free(&self.grid, a, w[0], w[1], now + k as u32)
+            {
+                return false;
+            }
+        }
+        self.free_from(p[p.len() - 1], now + p.len() as u32 - 1, a)
+    }
+
+    /// Whether unit `a` could stay on `cell` from `tick` on (the CO table has
+    /// no holds; only claims up to the cell's latest are looked at).
+    fn free_from(&self, cell: Cell, tick: u32, a: AgentId) -> bool {
+        let last = self.last_claim[cell.index()].min(self.table.last_tick());
+        (tick.max(self.now())..=last)
+            .all(|t| self.table.layer_owner(cell, t).is_none_or(|b| b == a))
+    }
+
+    /// First tick unit `a` would newly reserve for a window `[ws, we]`: it
+    /// continues its existing reservations so they stay contiguous.
+    #[inline]
+    pub(super) fn window_from(&self, a: AgentId, ws: u32) -> u32 {
+        let now = self.now();
+        match self.pin_end[a.index()] {
+            Some(l) if l >= now => ws.min(l + 1),
+            _ => ws,
+        }
+        .max(now)
+    }
+
+    /// Whether unit `a`'s path from `from` to `we` is free of the others'
+    /// reservations.
+    pub(super) fn window_free(&self, a: AgentId, from: u32, we: u32) -> bool {
+        if !self.table.is_free(self.cell_at(a, from), from, a) {
+            return false;
+        }
+        (from..we).all(|t| {
+            self.table
+                .move_is_free(&self.grid, a, self.cell_at(a, t), self.cell_at(a, t + 1), t)
+        })
+    }
+
+    /// Reserves unit `a`'s path from `from` to `we` (extending the path with
+    /// waits on its last cell if it ends earlier). Returns the claims made.
+    pub(super) fn claim_window(
+        &mut self,
+        a: AgentId,
+        from: u32,
+        we: u32,
+        out: &mut Vec<(Cell, u32)>,
+    ) {
+        out.clear();
+        let need = (we - self.now()) as usize + 1;
+        let p = &mut self.paths[a.index()];
+        if p.len() < need {
+            let last = p[p.len() - 1];
+            p.resize(need, last);
+        }
+        for t in from..=we {
+            let c = self.cell_at(a, t);
+            if self.table.layer_owner(c, t) != Some(a) && self.table.claim(c, t, a, 0).is_ok() {
+                out.push((c, t));
+                let last = &mut self.last_claim[c.index()];
+                *last = (*last).max(t);
+            }
+        }
+    }
+
+    /// Drops claims made by [`Self::claim_window`].
+    pub(super) fn release_claims(&mut self, a: AgentId, claims: &[(Cell, u32)]) {
+        for &(c, t) in claims {
+            self.table.release(c, t, a);
+        }
+    }
+
+    /// Drops every reservation and pin (the fallback when no progress is possible).
+    fn drop_reservations(&mut self) {
+        let now = self.now();
+        for i in 0..self.paths.len() {
+            if let Some(l) = self.pin_end[i].take() {
+                let a = AgentId(i as u32);
+                for t in now..=l {
+                    let c = self.cell_at(a, t);
+                    self.table.release(c, t, a);
+                }
+            }
+        }
+    }
+
+    /// The uninformed owner choice (the seed picks "arbitrarily"): units
+    /// that cannot replan first, then the unit that has lost most conflicts
+    /// so far, ties broken round-robin, so every unit is sometimes first.
+    fn arbitrary_owner(&self, candidates: &[AgentId]) -> AgentId {
+        let n = self.paths.len().max(1) as u32;
+        let r = self.rotation % n;
+        // Units that cannot replan must keep their cells.
+        let stuck: Vec<AgentId> = candidates
+            .iter()
+            .copied()
+            .filter(|a| !self.movable[a.index()] || self.failed[a.index()])
+            .collect();
+        let pool = if stuck.is_empty() { candidates } else { &stuck };
+        *pool
+            .iter()
+            .min_by_key(|a| (std::cmp::Reverse(self.lost[a.index()]), (a.0 + n - r) % n))
+            .expect("candidates are not empty")
+    }
+
+    /// Cycles one phase may run before it gives up on a conflict.
+    fn cycle_cap(&self) -> usize {
+        let n = self.paths.len();
+        match self.variant {
+            CoVariant::Hca => 100 + 10 * n,
+            _ => 16 + 4 * n,
+        }
+    }
+
+    /// One planning phase at the current tick; see the module docs.
+    pub(super) fn phase(&mut self) -> Outcome {
+        let now = self.now();
+        let n = self.paths.len();
+        for i in 0..n {
+            self.dirty[i] |= self.failed[i];
+        }
+        let half = self.window / 2;
+        let cap = self.cycle_cap();
+        let mut claims = Vec::new();
+        let mut owners: Vec<AgentId> = Vec::new();
+        for cycle in 0.. {
+            self.rotation = self.rotation.wrapping_add(1);
+            let r = self.rotation as usize % n.max(1);
+            for k in 0..n {
+                let a = AgentId(((k + r) % n) as u32);
+                if self.dirty[a.index()] {
+                    self.plan_unit(a);
+                }
+            }
+            let mut conflicts = std::mem::take(&mut self.conflicts);
+            let first = self
+                .finder
+                .earliest(&self.grid, &self.paths, now, &mut conflicts);
+            let t = match first {
+                Some(t) if t <= self.max_ticks => t,
+                _ => {
+                    self.conflicts = conflicts;
+                    return Outcome::Done;
+                }
+            };
+            self.cycles += 1;
+            if cycle >= cap {
+                self.conflicts = conflicts;
+                return self.give_up(t);
+            }
+            let ws = match self.variant {
+                CoVariant::Hca => now,
+                _ => t.saturating_sub(half).max(now),
+            };
+            let we = (t + half).min(self.table.last_tick());
+            owners.clear();
+            for c in &conflicts {
+                if c.agents.iter().any(|a| owners.contains(a)) {
+                    // An owner of this tick already holds its cell here.
+                    continue;
+                }
+                let candidates: Vec<AgentId> = c
+                    .agents
+                    .iter()
+                    .copied()
+                    .filter(|&a| {
+                        !self.pinned_at(a, t) && self.window_free(a, self.window_from(a, ws), we)
+                    })
+                    .collect();
+                if candidates.is_empty() {
+                    continue;
+                }
+                let starved = candidates
+                    .iter()
+                    .any(|a| self.lost[a.index()] >= LOSS_LIMIT);
+                let owner = match self.variant {
+                    CoVariant::WhcaP if !starved => {
+                        select_winner(self, &candidates, &c.agents, ws, we)
+                    }
+                    _ => self.arbitrary_owner(&candidates),
+                };
+                let from = self.window_from(owner, ws);
+                self.claim_window(owner, from, we, &mut claims);
+                let pin = &mut self.pin_end[owner.index()];
+                *pin = Some(pin.map_or(we, |l| l.max(we)));
+                owners.push(owner);
+                self.owned += 1;
+                for &a in &c.agents {
+                    if a != owner {
+                        self.lost[a.index()] += 1;
+                    }
+                }
+                self.lost[owner.index()] = 0;
+            }
+            self.conflicts = conflicts;
+            if owners.is_empty() {
+                return self.give_up(t);
+            }
+            for i in 0..n {
+                let a = AgentId(i as u32);
+                if !self.dirty[i] && self.movable[i] && !owners.contains(&a) && !self.path_valid(a)
+                {
+                    self.dirty[i] = true;
+                }
+            }
+            if ws > now {
+                return Outcome::Move(ws);
+            }
+        }
+        unreachable!("the cycle loop only ends by returning")
+    }
+
+    /// No owner could be found for the conflicts at `t`, or too many cycles
+    /// ran: move up to the tick before `t` if that is later than now,
+    /// else drop the reservations and wait one tick.
+    fn give_up(&mut self, t: u32) -> Outcome {
+        let now = self.now();
+        if t > now + 1 {
+            return Outcome::Move(t - 1);
+        }
+        self.drop_reservations();
+        for i in 0..self.paths.len() {
+            self.paths[i].truncate(1);
+            self.dirty[i] = true;
+        }
+        Outcome::Wait
+    }
+
+    /// Whether every unit that can reach its goal has a path ending there.
+    fn all_paths_home(&self) -> bool {
+        (0..self.paths.len())
+            .all(|i| !self.movable[i] || self.paths[i].last() == Some(&self.goal[i]))
+    }
+}
+
+/// The CO-WHCA* family as a [`Planner`]; see the module docs.
+pub struct ConflictOrientedWhca {
+    core: Option<CoCore>,
+    window: u32,
+    variant: CoVariant,
+    offline: bool,
+    max_ticks: u32,
+    /// Tick at which the next planning phase is due.
+    next_phase: u32,
+    segment: Vec<Cell>,
+    /// Executed trajectories of the offline form.
+    trajectories: Vec<Vec<Cell>>,
+    stats: PlannerStats,
+}
+
+impl ConflictOrientedWhca {
+    /// A planner for the units of `world`. `offline`: plan the whole run in
+    /// `initialize` (CO-HCA* is always offline).
+    pub fn new(
+        world: &World,
+        window: u32,
+        variant: CoVariant,
+        offline: bool,
+        max_ticks: u32,
+    ) -> Self {
+        let _ = world;
+        ConflictOrientedWhca {
+            core: None,
+            window: window.max(2),
+            variant,
+            offline: offline || variant == CoVariant::Hca,
+            max_ticks,
+            next_phase: 0,
+            segment: Vec::new(),
+            trajectories: Vec::new(),
+            stats: PlannerStats::default(),
+        }
+    }
+
+    /// Plan cycles run so far.
+    pub fn cycles(&self) -> u64 {
+        self.core.as_ref().map_or(0, |c| c.cycles)
+    }
+
+    /// Commits every unit's path up to tick `to` to the shared table, each
+    /// checked move by move and ending in a hold. If any check fails, every
+    /// unit stays where it is instead (always safe) and `false` is returned.
+    fn commit(&mut self, world: &mut World, to: u32) -> bool {
+        let core = self.core.as_ref().expect("initialized");
+        let now = world.now();
+        debug_assert_eq!(core.now(), now);
+        let to = to.min(self.max_ticks).max(now);
+        let ids: Vec<AgentId> = world.agents.ids().collect();
+        for &a in &ids {
+            world.release_plan(a);
+        }
+        let mut ok = true;
+        for &a in &ids {
+            let p = &core.paths[a.index()];
+            let len = ((to - now) as usize + 1).min(p.len());
+            self.segment.clear();
+            self.segment.extend_from_slice(&p[..len]);
+            if !segment_free(world, a, now, &self.segment) {
+                ok = false;
+                break;
+            }
+            world.commit_plan(a, now, &self.segment);
+        }
+        if !ok {
+            stay_all(world, &ids);
+        }
+        ok
+    }
+
+    /// The offline form: runs plan–move phases on the core's own clock to the
+    /// end, recording where every unit goes.
+    fn plan_offline(&mut self, world: &World) {
+        let core = self.core.as_mut().expect("initialized");
+        self.trajectories = world.agents.position.iter().map(|&c| vec![c]).collect();
+        while core.now() < self.max_ticks {
+            let now = core.now();
+            match core.phase() {
+                Outcome::Move(to) => {
+                    let to = to.min(self.max_ticks);
+                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
+                        let p = &core.paths[a];
+                        for k in 1..=(to - now) as usize {
+                            tr.push(p[k.min(p.len() - 1)]);
+                        }
+                    }
+                    core.advance_to(to);
+                }
+                Outcome::Done => {
+                    let end = core
+                        .paths
+                        .iter()
+                        .map(|p| now + p.len() as u32 - 1)
+                        .max()
+                        .unwrap_or(now)
+                        .min(self.max_ticks);
+                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
+                        let p = &core.paths[a];
+                        for k in 1..=(end - now) as usize {
+                            tr.push(p[k.min(p.len() - 1)]);
+                        }
+                    }
+                    core.advance_to(end);
+                    if core.all_paths_home() {
+                        break;
+                    }
+                    // Someone's search failed: let time pass and retry.
+                    let later = (core.now() + self.window / 2).min(self.max_ticks);
+                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
+                        let p = &core.paths[a];
+                        for k in 1..=(later - core.now()) as usize {
+                            tr.push(p[k.min(p.len() - 1)]);
+                        }
+                    }
+                    core.advance_to(later);
+                }
+                Outcome::Wait => {
+                    for tr in self.trajectories.iter_mut() {
+                        let last = tr[tr.len() - 1];
+                        tr.push(last);
+                    }
+                    core.advance_to(now + 1);
+                }
+            }
+        }
+    }
+}
+
+/// Whether unit `a` can follow `path` from `start` on the shared table and
+/// then stay on its last cell.
+fn segment_free(world: &World, a: AgentId, start: u32, path: &[Cell]) -> bool {
+    let t = &world.table;
+    path.windows(2)
+        .enumerate()
+        .all(|(k, w)| t.move_is_free(&world.grid, a, w[0], w[1], start + k as u32))
+        && t.free_from(path[path.len() - 1], start + path.len() as u32 - 1, a)
+}
+
+/// Every unit stays on its cell (the always-safe plan).
+fn stay_all(world: &mut World, ids: &[AgentId]) {
+    let now = world.now();
+    for &a in ids {
+        world.release_plan(a);
+    }
+    for &a in ids {
+        let here = world.agents.position[a.index()];
+        world.commit_plan(a, now, &[here]);
+    }
+}
+
+impl Planner for ConflictOrientedWhca {
+    fn name(&self) -> String {
+        let w = self.window;
+        let base = match self.variant {
+            CoVariant::Whca => format!("CO-WHCA*({w})"),
+            CoVariant::WhcaP => format!("CO-WHCA*P({w})"),
+            CoVariant::Hca => return format!("CO-HCA*({w})"),
+        };
+        if self.offline {
+            base + " offline"
+        } else {
+            base
+        }
+    }
+
+    fn initialize(&mut self, world: &mut World) {
+        self.core = Some(CoCore::new(
+            world,
+            self.window,
+            self.variant,
+            self.max_ticks,
+        ));
+        if !self.offline {
+            self.plan_tick(world);
+            return;
+        }
+        self.plan_offline(world);
+        let ids: Vec<AgentId> = world.agents.ids().collect();
+        for &a in &ids {
+            world.release_plan(a);
+        }
+        let mut ok = true;
+        for &a in &ids {
+            let tr = &self.trajectories[a.index()];
+            if !segment_free(world, a, 0, tr) {
+                ok = false;
+                break;
+            }
+            world.commit_plan(a, 0, tr);
+        }
+        self.stats = self.core.as_ref().expect("initialized").stats;
+        if ok {
+            self.next_phase = u32::MAX;
+        } else {
+            // Cannot happen if the simulation is right; fall back to the
+            // online form from the start rather than execute anything unsafe.
+            stay_all(world, &ids);
+            self.offline = false;
+            self.core = Some(CoCore::new(
+                world,
+                self.window,
+                self.variant,
+                self.max_ticks,
+            ));
+            self.next_phase = 0;
+        }
+    }
+
+    fn plan_tick(&mut self, world: &mut World) {
+        let now = world.now();
+        if now < self.next_phase {
+            return;
+        }
+        let core = self.core.as_mut().expect("initialized");
+        core.advance_to(now);
+        debug_assert!(world
+            .agents
+            .ids()
+            .all(|a| core.paths[a.index()][0] == world.agents.position[a.index()]));
+        let outcome = core.phase();
+        let half = (self.window / 2).max(1);
+        self.next_phase = match outcome {
+            Outcome::Move(to) => {
+                if self.commit(world, to) {
+                    to
+                } else {
+                    self.core_reset(world);
+                    now + 1
+                }
+            }
+            Outcome::Done => {
+                let core = self.core.as_ref().expect("initialized");
+                let end = core
+                    .paths
+                    .iter()
+                    .map(|p| now + p.len() as u32 - 1)
+                    .max()
+                    .unwrap_or(now);
+                let home = core.all_paths_home();
+                if !self.commit(world, end) {
+                    self.core_reset(world);
+                    now + 1
+                } else if home {
+                    u32::MAX
+                } else {
+                    now + half
+                }
+            }
+            Outcome::Wait => {
+                let ids: Vec<AgentId> = world.agents.ids().collect();
+                stay_all(world, &ids);
+                now + 1
+            }
+        };
+        self.stats = self.core.as_ref().expect("initialized").stats;
+    }
+
+    fn stats(&self) -> PlannerStats {
+        self.stats
+    }
+}
+
+impl ConflictOrientedWhca {
+    /// After a failed commit everyone stays; the CO state restarts from the
+    /// units' cells at the next tick.
+    fn core_reset(&mut self, world: &World) {
+        let core = self.core.as_mut().expect("initialized");
+        core.drop_reservations();
+        for p in core.paths.iter_mut() {
+            p.truncate(1);
+        }
+        for d in core.dirty.iter_mut() {
+            *d = true;
+        }
+        debug_assert!(world
+            .agents
+            .ids()
+            .all(|a| core.paths[a.index()][0] == world.agents.position[a.index()]));
+    }
+}
