@@ -1,6 +1,7 @@
 //! The `throng` command line.
 
 mod error;
+pub mod experiment_bnaya;
 pub mod experiment_silver;
 pub mod run;
 pub mod validate;
@@ -35,6 +36,9 @@ pub enum Command {
 pub enum Experiment {
     /// Silver 2005: 10 generated 32×32 maps, 10..100 units, LRA*, CA*, HCA*, WHCA*(8,16,32).
     Silver(experiment_silver::SilverArgs),
+    /// Bnaya & Felner 2014: crowded 32×32 maps, 10..70 units, WHCA*(8,16,32),
+    /// CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA*; and den520d with 10 units.
+    Bnaya(experiment_bnaya::BnayaArgs),
 }
 
 /// Runs the command line; returns the process exit status.
@@ -43,6 +47,7 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Run(args) => run::run(&args).map(|_| 0),
         Command::Validate(args) => validate::run(&args).map(|ok| if ok { 0 } else { 1 }),
         Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),
+        Command::Experiment(Experiment::Bnaya(args)) => experiment_bnaya::run(&args).map(|_| 0),
     };
     match result {
         Ok(code) => code,
