@@ -289,19 +289,22 @@ impl CoCore {
         self.failed[i] = !full;
     }
 
-    /// Whether unit `a`'s path avoids every other unit's reservation.
-    fn path_valid(&self, a: AgentId) -> bool {
+    /// Whether unit `a`'s path avoids the other units' reservations made at
+    /// ticks `lo..=hi` (it was valid before they were made, so only moves
+    /// touching those ticks, and the final stay, need checking).
+    fn path_valid(&self, a: AgentId, lo: u32, hi: u32) -> bool {
         let p = &self.paths[a.index()];
         let now = self.now();
-        for (k, w) in p.windows(2).enumerate() {
-            if !self
-                .table
-                .move_is_free(&self.grid, a, w[0], w[1], now + k as u32)
-            {
+        let end = now + p.len() as u32 - 1;
+        let first = lo.saturating_sub(1).max(now);
+        let last = hi.min(end);
+        for t in first..last {
+            let k = (t - now) as usize;
+            if !self.table.move_is_free(&self.grid, a, p[k], p[k + 1], t) {
                 return false;
             }
         }
-        self.free_from(p[p.len() - 1], now + p.len() as u32 - 1, a)
+        end > hi || self.free_from(p[p.len() - 1], end, a)
     }
 
     /// Whether unit `a` could stay on `cell` from `tick` on (the CO table has
@@ -453,6 +456,7 @@ impl CoCore {
             };
             let we = (t + half).min(self.table.last_tick());
             owners.clear();
+            let (mut new_lo, mut new_hi) = (u32::MAX, 0);
             for c in &conflicts {
                 if c.agents.iter().any(|a| owners.contains(a)) {
                     // An owner of this tick already holds its cell here.
@@ -480,6 +484,10 @@ impl CoCore {
                 };
                 let from = self.window_from(owner, ws);
                 self.claim_window(owner, from, we, &mut claims);
+                for &(_, t) in &claims {
+                    new_lo = new_lo.min(t);
+                    new_hi = new_hi.max(t);
+                }
                 let pin = &mut self.pin_end[owner.index()];
                 *pin = Some(pin.map_or(we, |l| l.max(we)));
                 owners.push(owner);
@@ -497,7 +505,10 @@ impl CoCore {
             }
             for i in 0..n {
                 let a = AgentId(i as u32);
-                if !self.dirty[i] && self.movable[i] && !owners.contains(&a) && !self.path_valid(a)
+                if !self.dirty[i]
+                    && self.movable[i]
+                    && !owners.contains(&a)
+                    && !self.path_valid(a, new_lo, new_hi)
                 {
                     self.dirty[i] = true;
                 }
