@@ -51,11 +51,13 @@ use super::{Planner, PlannerStats};
 
 /// Expansion cap of one full-depth search, per passable cell of the map.
 const EXPANSIONS_PER_CELL: usize = 8;
-/// CO-WHCA*P: a unit that has lost this many conflicts since it last owned
-/// one is made the owner without winner determination. Algorithm 3 ignores
+/// A unit that has lost this many conflicts since it last owned one is made
+/// the owner (in CO-WHCA*P without winner determination). Algorithm 3 ignores
 /// future conflicts, so without this a unit parked on its goal can win every
 /// conflict against a unit that must pass it, and the latter never arrives.
 const LOSS_LIMIT: u32 = 4;
+/// CO-HCA*'s cycle limit per planning phase (the seed's 100).
+const OFFLINE_CYCLES: usize = 100;
 /// Expansion cap of the windowed fallback search, per tick of window.
 const EXPANSIONS_PER_WINDOW_TICK: usize = 2048;
 
@@ -102,6 +104,9 @@ pub(super) struct CoCore {
     pub(super) pin_end: Vec<Option<u32>>,
     /// The last full-depth search failed (retried at the next phase).
     failed: Vec<bool>,
+    /// A full-depth search failed in this phase: until the next phase only
+    /// the windowed fallback is tried (a failing full search is expensive).
+    full_failed: Vec<bool>,
     /// Per cell: the latest tick anyone has claimed it in `table` (a bound:
     /// releases leave it), so "free from here on" is cheap to check.
     last_claim: Vec<u32>,
@@ -112,13 +117,14 @@ pub(super) struct CoCore {
     finder: ConflictFinder,
     conflicts: Vec<Conflict>,
     pub(super) scratch: Vec<Cell>,
-    rotation: u32,
     pub(super) max_expansions: usize,
     pub(super) stats: PlannerStats,
     /// Plan cycles run (conflicts looked for).
     pub cycles: u64,
     /// Conflicts given an owner.
     pub owned: u64,
+    /// Reservations revoked to let a stuck unit keep its cell.
+    pub revoked: u64,
 }
 
 impl CoCore {
@@ -155,17 +161,18 @@ impl CoCore {
             paths: world.agents.position.iter().map(|&c| vec![c]).collect(),
             pin_end: vec![None; n],
             failed: vec![false; n],
+            full_failed: vec![false; n],
             lost: vec![0; n],
             last_claim: vec![0; grid.cell_count()],
             dirty: vec![true; n],
             finder: ConflictFinder::new(),
             conflicts: Vec::new(),
             scratch: Vec::new(),
-            rotation: 0,
             max_expansions: (grid.passable_count() * EXPANSIONS_PER_CELL).max(100_000),
             stats: PlannerStats::default(),
             cycles: 0,
             owned: 0,
+            revoked: 0,
             grid,
         };
         while core.table.now() < world.now() {
@@ -241,19 +248,25 @@ impl CoCore {
         let rra = &mut self.rra[i];
         let before = rra.expanded;
         let mut h = |c: Cell| rra.distance(&grid, c);
-        let full = self.search.search(
-            &grid,
-            &self.table,
-            &query,
-            &mut h,
-            &|_| 0,
-            &mut self.scratch,
-        );
-        self.stats.searches += 1;
-        self.stats.expanded += self.search.expanded as u64;
+        let mut full = false;
+        if !self.full_failed[i] {
+            full = self.search.search(
+                &grid,
+                &self.table,
+                &query,
+                &mut h,
+                &|_| 0,
+                &mut self.scratch,
+            );
+            self.stats.searches += 1;
+            self.stats.expanded += self.search.expanded as u64;
+            if !full {
+                self.stats.failed_searches += 1;
+                self.full_failed[i] = true;
+            }
+        }
         let mut found = full;
         if !full {
-            self.stats.failed_searches += 1;
             query.depth = Depth::Window(self.window);
             query.goal_wait_cost = 0;
             query.max_expansions = EXPANSIONS_PER_WINDOW_TICK * self.window as usize;
@@ -386,31 +399,40 @@ impl CoCore {
         }
     }
 
-    /// The uninformed owner choice (the seed picks "arbitrarily"): units
-    /// that cannot replan first, then the unit that has lost most conflicts
-    /// so far, ties broken round-robin, so every unit is sometimes first.
-    fn arbitrary_owner(&self, candidates: &[AgentId]) -> AgentId {
-        let n = self.paths.len().max(1) as u32;
-        let r = self.rotation % n;
-        // Units that cannot replan must keep their cells.
-        let stuck: Vec<AgentId> = candidates
+    /// The uninformed owner choice (the seed picks "arbitrarily"), made
+    /// deterministic and live: units that cannot replan keep their cells;
+    /// then a unit that has lost [`LOSS_LIMIT`] conflicts since it last owned
+    /// one; then a unit passing through beats one resting on its goal at the
+    /// conflict tick (it steps aside, as WHCA*'s parked units do on request);
+    /// then the lower id. A fixed order keeps two units in a corridor from
+    /// taking turns to back off; the other rules keep a parked unit from
+    /// blocking a passage for ever.
+    fn arbitrary_owner(&self, candidates: &[AgentId], t: u32) -> AgentId {
+        let stuck = |a: AgentId| !self.movable[a.index()] || self.failed[a.index()];
+        let resting = |a: AgentId| {
+            let p = &self.paths[a.index()];
+            p[p.len() - 1] == self.goal[a.index()] && t + 1 >= self.now() + p.len() as u32
+        };
+        *candidates
             .iter()
-            .copied()
-            .filter(|a| !self.movable[a.index()] || self.failed[a.index()])
-            .collect();
-        let pool = if stuck.is_empty() { candidates } else { &stuck };
-        *pool
-            .iter()
-            .min_by_key(|a| (std::cmp::Reverse(self.lost[a.index()]), (a.0 + n - r) % n))
+            .min_by_key(|&&a| {
+                (
+                    !stuck(a),
+                    self.lost[a.index()] < LOSS_LIMIT,
+                    resting(a),
+                    a.0,
+                )
+            })
             .expect("candidates are not empty")
     }
 
-    /// Cycles one phase may run before it gives up on a conflict.
+    /// Cycles one phase may run before it gives up on a conflict: the seed's
+    /// 100 for CO-HCA*; for the online forms one per unit (each stalled
+    /// cycle normally pins one more unit) plus slack.
     fn cycle_cap(&self) -> usize {
-        let n = self.paths.len();
         match self.variant {
-            CoVariant::Hca => 100 + 10 * n,
-            _ => 16 + 4 * n,
+            CoVariant::Hca => OFFLINE_CYCLES,
+            _ => self.paths.len() + 16,
         }
     }
 
@@ -420,18 +442,18 @@ impl CoCore {
         let n = self.paths.len();
         for i in 0..n {
             self.dirty[i] |= self.failed[i];
+            self.full_failed[i] = false;
         }
         let half = self.window / 2;
         let cap = self.cycle_cap();
         let mut claims = Vec::new();
         let mut owners: Vec<AgentId> = Vec::new();
         for cycle in 0.. {
-            self.rotation = self.rotation.wrapping_add(1);
-            let r = self.rotation as usize % n.max(1);
-            for k in 0..n {
-                let a = AgentId(((k + r) % n) as u32);
-                if self.dirty[a.index()] {
-                    self.plan_unit(a);
+            // Searches see only the reservations, not each other's paths,
+            // so the order does not matter.
+            for i in 0..n {
+                if self.dirty[i] {
+                    self.plan_unit(AgentId(i as u32));
                 }
             }
             let mut conflicts = std::mem::take(&mut self.conflicts);
@@ -462,7 +484,7 @@ impl CoCore {
                     // An owner of this tick already holds its cell here.
                     continue;
                 }
-                let candidates: Vec<AgentId> = c
+                let mut candidates: Vec<AgentId> = c
                     .agents
                     .iter()
                     .copied()
@@ -471,7 +493,11 @@ impl CoCore {
                     })
                     .collect();
                 if candidates.is_empty() {
-                    continue;
+                    if let Some(a) = self.clear_way_for_stuck(c, ws, we, t) {
+                        candidates.push(a);
+                    } else {
+                        continue;
+                    }
                 }
                 let starved = candidates
                     .iter()
@@ -480,7 +506,7 @@ impl CoCore {
                     CoVariant::WhcaP if !starved => {
                         select_winner(self, &candidates, &c.agents, ws, we)
                     }
-                    _ => self.arbitrary_owner(&candidates),
+                    _ => self.arbitrary_owner(&candidates, t),
                 };
                 let from = self.window_from(owner, ws);
                 self.claim_window(owner, from, we, &mut claims);
@@ -518,6 +544,55 @@ impl CoCore {
             }
         }
         unreachable!("the cycle loop only ends by returning")
+    }
+
+    /// A conflict nobody can own: typically a unit that cannot get out of the
+    /// way (its search failed, or its goal is unreachable) meets another
+    /// unit's reservation. The reservations in the stuck unit's way are
+    /// revoked (those units replan) and the stuck unit may own the conflict.
+    /// Revoking is safe: reservations are promises between planning cycles;
+    /// only executed segments are committed to the shared table.
+    fn clear_way_for_stuck(&mut self, c: &Conflict, ws: u32, we: u32, t: u32) -> Option<AgentId> {
+        for &a in &c.agents {
+            let i = a.index();
+            let stuck = self.failed[i] || !self.movable[i];
+            if !stuck || self.pinned_at(a, t) {
+                continue;
+            }
+            let from = self.window_from(a, ws);
+            for tick in from..=we {
+                let here = self.cell_at(a, tick);
+                if let Some(b) = self.table.layer_owner(here, tick).filter(|&b| b != a) {
+                    self.revoke(b);
+                }
+                if tick < we {
+                    // Swaps and crossings: whoever is reserved next to us.
+                    let next = self.cell_at(a, tick + 1);
+                    for (p, q) in [(next, tick), (here, tick + 1)] {
+                        if let Some(b) = self.table.layer_owner(p, q).filter(|&b| b != a) {
+                            self.revoke(b);
+                        }
+                    }
+                }
+            }
+            if self.window_free(a, from, we) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// Drops unit `b`'s reservations; it replans at the next cycle.
+    fn revoke(&mut self, b: AgentId) {
+        let now = self.now();
+        if let Some(l) = self.pin_end[b.index()].take() {
+            for t in now..=l {
+                let c = self.cell_at(b, t);
+                self.table.release(c, t, b);
+            }
+        }
+        self.dirty[b.index()] = true;
+        self.revoked += 1;
     }
 
     /// No owner could be found for the conflicts at `t`, or too many cycles
