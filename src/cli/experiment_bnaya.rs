@@ -7,7 +7,9 @@
 //!    of instances with every unit home, and share of units home), sum of
 //!    costs, and planning time (initial planning plus every tick's).
 //! 2. The seed's Table II: den520d (Dragon Age: Origins), 10 units, 20
-//!    instances (the first 10 rows of `den520d-random-1..20.scen`).
+//!    instances, twice: the first 10 rows of `den520d-random-1..20.scen`,
+//!    and starts and goals drawn with the density coefficient (the seed's
+//!    own selection method).
 //!
 //! Prints tables, writes `bnaya.csv`, `den520d.csv` and SVG charts.
 
@@ -190,15 +192,16 @@ fn generated_instances(args: &BnayaArgs, n: usize) -> Result<Vec<Instance>, CliE
         .collect()
 }
 
-/// The den520d instances: first `den_agents` rows of each scenario.
-fn den_instances(args: &BnayaArgs) -> Result<Vec<Instance>, CliError> {
+/// The den520d instances: first `den_agents` rows of each scenario, and as
+/// many drawn with the density coefficient.
+fn den_instances(args: &BnayaArgs) -> Result<(Vec<Instance>, Vec<Instance>), CliError> {
     let grid = Arc::new(read_map(&args.den_map, Connectivity::Four)?);
     let dir = args.den_map.parent().unwrap_or(Path::new(".")).join("scen");
     let stem = args
         .den_map
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    (1..=args.den_instances)
+    let scen = (1..=args.den_instances)
         .map(|k| {
             let scen = read_scenario(&dir.join(format!("{stem}-random-{k}.scen")))?;
             Ok(Instance::from_scenario(
@@ -208,7 +211,16 @@ fn den_instances(args: &BnayaArgs) -> Result<Vec<Instance>, CliError> {
                 &format!("{stem}.map"),
             )?)
         })
-        .collect()
+        .collect::<Result<Vec<_>, CliError>>()?;
+    let crowded = (1..=args.den_instances as u64)
+        .map(|k| {
+            let mut inst =
+                crowded_instance(grid.clone(), args.den_agents, args.radius, args.seed + k)?;
+            inst.map_name = format!("{stem}.map");
+            Ok(inst)
+        })
+        .collect::<Result<Vec<_>, CliError>>()?;
+    Ok((scen, crowded))
 }
 
 type Measure = (&'static str, &'static str, fn(&BnayaPoint) -> f64);
@@ -265,9 +277,10 @@ pub fn tables(points: &[BnayaPoint], planners: &[String], agents: &[usize]) -> S
 }
 
 /// The den520d results beside the seed's Table II.
-pub fn den_table(points: &[BnayaPoint]) -> String {
-    let mut out = String::from(
-        "\nden520d, 10 units, 20 instances (seed's Table II: CO-WHCA* 1 / 767 / 31, CO-WHCA*P 1 / 744 / 2,854, WHCA* 0.85 / 785 / 1,082)\n",
+pub fn den_table(title: &str, points: &[BnayaPoint]) -> String {
+    let (units, instances) = points.first().map_or((0, 0), |p| (p.agents, p.instances));
+    let mut out = format!(
+        "\n{title}, {units} units, {instances} instances (seed's Table II, 10 units, 20 instances: success / cost / time: CO-WHCA* 1 / 767 / 31, CO-WHCA*P 1 / 744 / 2,854, WHCA* 0.85 / 785 / 1,082)\n"
     );
     let _ = writeln!(
         out,
@@ -385,8 +398,10 @@ fn chart(
 pub struct BnayaResults {
     /// Generated maps: one point per planner and unit count.
     pub generated: Vec<BnayaPoint>,
-    /// den520d: one point per planner.
+    /// den520d, scenario rows: one point per planner.
     pub den520d: Vec<BnayaPoint>,
+    /// den520d, density-biased starts and goals: one point per planner.
+    pub den520d_crowded: Vec<BnayaPoint>,
 }
 
 /// Runs the experiment, prints the tables, writes CSVs and SVG charts.
@@ -413,7 +428,7 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
         total += planners.len() as u64 * args.agents.len() as u64 * args.maps;
     }
     if !args.skip_den {
-        total += den_planners.len() as u64 * args.den_instances as u64;
+        total += 2 * den_planners.len() as u64 * args.den_instances as u64;
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -430,8 +445,9 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
         }
     }
     if !args.skip_den {
-        let instances = den_instances(args)?;
-        results.den520d = measure_set(&den_planners, &instances, args.den_max_ticks, &bar);
+        let (scen, crowded) = den_instances(args)?;
+        results.den520d = measure_set(&den_planners, &scen, args.den_max_ticks, &bar);
+        results.den520d_crowded = measure_set(&den_planners, &crowded, args.den_max_ticks, &bar);
     }
     bar.finish_and_clear();
     if !args.skip_generated {
@@ -450,13 +466,22 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
         }
     }
     if !args.skip_den {
-        println!("{}", den_table(&results.den520d));
+        println!("{}", den_table("den520d, scenario rows", &results.den520d));
+        println!(
+            "{}",
+            den_table("den520d, density-biased", &results.den520d_crowded)
+        );
         write_file(&args.out_dir.join("den520d.csv"), csv(&results.den520d))?;
+        write_file(
+            &args.out_dir.join("den520d_crowded.csv"),
+            csv(&results.den520d_crowded),
+        )?;
     }
     let collisions: usize = results
         .generated
         .iter()
         .chain(&results.den520d)
+        .chain(&results.den520d_crowded)
         .map(|p| p.collisions)
         .sum();
     println!(
