@@ -1,7 +1,8 @@
 //! The conflict-oriented planners (CO-WHCA*, CO-WHCA*P, CO-HCA*, online and
 //! offline) execute plans that pass the independent validator, on crowded
-//! generated maps and on small MovingAI benchmark maps; and on the seed's
-//! set-up CO-WHCA* brings home at least as many units as WHCA*.
+//! generated maps and on small MovingAI benchmark maps; the offline form
+//! executes exactly the online form's plan; and on the seed's set-up CO-WHCA*
+//! brings home at least as many units as WHCA*.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -119,13 +120,13 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
 #[test]
 fn co_whca_brings_home_at_least_as_many_units_as_whca_on_the_seeds_setup() {
     let (mut co, mut whca, mut total) = (0, 0, 0);
-    for seed in 1..=6 {
+    for seed in 1..=10 {
         let grid = Arc::new(generate_map(
             "32x32:0.2".parse().unwrap(),
             Connectivity::Four,
             seed,
         ));
-        let inst = crowded_instance(grid, 40, 2, seed).unwrap();
+        let inst = crowded_instance(grid, 60, 2, seed * 1000 + 60).unwrap();
         let planner = PlannerKind::Co {
             window: 16,
             variant: CoVariant::Whca,
@@ -141,5 +142,49 @@ fn co_whca_brings_home_at_least_as_many_units_as_whca_on_the_seeds_setup() {
     assert!(
         co >= whca,
         "CO-WHCA*(16) brought home {co} of {total} units, WHCA*(16) {whca}"
+    );
+}
+
+#[test]
+fn offline_form_executes_the_same_plan_as_the_online_form() {
+    let mut compared = 0;
+    for seed in 1..=4 {
+        let grid = Arc::new(generate_map(
+            "32x32:0.2".parse().unwrap(),
+            Connectivity::Four,
+            seed,
+        ));
+        let inst = crowded_instance(grid, 50, 2, seed).unwrap();
+        for variant in [CoVariant::Whca, CoVariant::WhcaP] {
+            let mut trajectories = Vec::new();
+            for offline in [false, true] {
+                let planner = PlannerKind::Co {
+                    window: 16,
+                    variant,
+                    offline,
+                };
+                let mut sim = Simulation::new(
+                    &inst,
+                    SimConfig {
+                        planner,
+                        max_ticks: 256,
+                        seed: 1,
+                    },
+                );
+                let s = sim.run();
+                assert_eq!(s.collisions, 0);
+                if s.reached == s.agents {
+                    trajectories.push(sim.trajectory().to_vec());
+                }
+            }
+            if trajectories.len() == 2 {
+                assert_eq!(trajectories[0], trajectories[1], "{variant:?} seed {seed}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        compared >= 4,
+        "only {compared} runs brought every unit home"
     );
 }

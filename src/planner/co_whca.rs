@@ -7,8 +7,9 @@
 //!    guided by its own RRA* true distances);
 //! 2. the paths are simulated to the earliest conflict tick `t`
 //!    ([`ConflictFinder`]); every conflict of that tick gets an *owner*
-//!    (round-robin among its units for CO-WHCA*; the winner determination of
-//!    Algorithm 3, [`super::winner`], for CO-WHCA*P);
+//!    (an uninformed deterministic choice for CO-WHCA*, see
+//!    `CoCore::arbitrary_owner`; the winner determination of Algorithm 3,
+//!    [`super::winner`], for CO-WHCA*P);
 //! 3. the owner's path is reserved from `t − W/2` to `t + W/2` (from the
 //!    current tick for CO-HCA*), and the owner keeps that stretch of its
 //!    path from then on (it is *pinned*);
@@ -21,20 +22,30 @@
 //! optimal (the seed recomputes every path from scratch; this gives paths of
 //! the same cost with fewer searches).
 //!
+//! Beyond the seed, so that dense instances neither livelock nor stall:
+//! - a unit whose full-depth search fails (boxed in by reservations) takes a
+//!   `W`-tick windowed path that ends where it can stay, and tries the full
+//!   search again at the next phase;
+//! - such a stuck unit keeps its cells: reservations in its way are revoked
+//!   (their owners replan) and it owns the conflict;
+//! - a phase runs at most `n + 16` cycles (CO-HCA*: the seed's 100); then the
+//!   units move up to the tick before the unresolved conflict, or, when that
+//!   conflict is on the very next tick, everyone waits one tick and the CO
+//!   reservations are dropped.
+//!
 //! Safety: the CO reservations live in a private table; what the units
 //! execute is committed to the shared [`World`] table segment by segment,
 //! each checked move by move and ending in a hold, and only conflict-free
-//! prefixes are ever committed. If the cycles cannot resolve a conflict
-//! within a bound, the units move up to the tick before it, or, when it is
-//! the very next tick, everyone waits one tick and the CO reservations are
-//! dropped.
+//! prefixes are ever committed (if a check ever failed, every unit would stay
+//! put instead).
 //!
 //! Online and offline: in the online form ([`ConflictOrientedWhca`] with
 //! `offline == false`) each `plan_tick` that reaches the end of the committed
 //! segment runs one planning phase and commits the next segment. In the
 //! offline form (`offline == true`; CO-HCA* always) `initialize` runs the
 //! whole plan–move loop on a virtual clock to the end and commits the final
-//! trajectories at once; `plan_tick` then has nothing to do.
+//! trajectories at once; `plan_tick` then has nothing to do. (For CO-HCA*
+//! the loop is a single phase unless its cycle limit is hit.)
 
 use std::sync::Arc;
 
@@ -64,7 +75,8 @@ const EXPANSIONS_PER_WINDOW_TICK: usize = 2048;
 /// Which member of the CO-WHCA* family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CoVariant {
-    /// CO-WHCA*: window centred on the conflict, owner chosen round-robin.
+    /// CO-WHCA*: window centred on the conflict, owner chosen without looking
+    /// at costs.
     Whca,
     /// CO-WHCA*P: as CO-WHCA*, owner by winner determination (Algorithm 3).
     WhcaP,
@@ -353,7 +365,8 @@ impl CoCore {
     }
 
     /// Reserves unit `a`'s path from `from` to `we` (extending the path with
-    /// waits on its last cell if it ends earlier). Returns the claims made.
+    /// waits on its last cell if it ends earlier); writes the claims it made
+    /// (cells it did not hold yet) into `out`.
     pub(super) fn claim_window(
         &mut self,
         a: AgentId,
