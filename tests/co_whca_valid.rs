@@ -1,6 +1,6 @@
-//! The conflict-oriented planners (CO-WHCA*, CO-WHCA*P, CO-HCA*, online and
-//! offline) execute plans that pass the independent validator, on crowded
-//! generated maps and on small MovingAI benchmark maps; the offline form
+//! The conflict-oriented planners (CO-WHCA*, CO-WHCA*P, CO-HCA*, CO-HCA*P,
+//! online and offline) execute plans that pass the independent validator, on
+//! crowded generated maps and on small MovingAI benchmark maps; the offline form
 //! executes exactly the online form's plan; and on the seed's set-up CO-WHCA*
 //! brings home at least as many units as WHCA*.
 
@@ -26,6 +26,7 @@ fn co_planners(window: u32) -> Vec<PlannerKind> {
         co(CoVariant::Whca, false),
         co(CoVariant::WhcaP, false),
         co(CoVariant::Hca, true),
+        co(CoVariant::HcaP, true),
         co(CoVariant::Whca, true),
         co(CoVariant::WhcaP, true),
     ]
@@ -47,7 +48,7 @@ fn run(inst: &Instance, planner: PlannerKind, max_ticks: u32) -> throng::engine:
 fn co_planners_are_valid_on_crowded_generated_maps() {
     for conn in [Connectivity::Four, Connectivity::Eight] {
         for (spec, agents) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 50)] {
-            for seed in 1..=3 {
+            for seed in 1..=2 {
                 let grid = Arc::new(generate_map(spec.parse().unwrap(), conn, seed));
                 let instances = [
                     random_instance(grid.clone(), agents, seed).unwrap(),

@@ -3,7 +3,7 @@
 //! 1. Generated 32×32 four-connected grids with 20% obstacles; starts and
 //!    goals drawn with the seed's density coefficient (biased towards crowded
 //!    cells, [`crowded_instance`]); 10 to 70 units; WHCA*(8, 16, 32),
-//!    CO-WHCA*, CO-WHCA*P, HCA* and CO-HCA*. Measures: success rate (share
+//!    CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA* and CO-HCA*P. Measures: success rate (share
 //!    of instances with every unit home, and share of units home), sum of
 //!    costs, and planning time (initial planning plus every tick's).
 //! 2. The seed's Table II: den520d (Dragon Age: Origins), 10 units, 20
@@ -107,7 +107,7 @@ pub fn bnaya_planners(w: u32) -> Vec<PlannerKind> {
     let co = |variant| PlannerKind::Co {
         window: w,
         variant,
-        offline: variant == CoVariant::Hca,
+        offline: variant.fixed_start(),
     };
     vec![
         PlannerKind::Whca { window: 8 },
@@ -117,6 +117,7 @@ pub fn bnaya_planners(w: u32) -> Vec<PlannerKind> {
         co(CoVariant::WhcaP),
         PlannerKind::Hca,
         co(CoVariant::Hca),
+        co(CoVariant::HcaP),
     ]
 }
 

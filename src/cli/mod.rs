@@ -37,7 +37,7 @@ pub enum Experiment {
     /// Silver 2005: 10 generated 32×32 maps, 10..100 units, LRA*, CA*, HCA*, WHCA*(8,16,32).
     Silver(experiment_silver::SilverArgs),
     /// Bnaya & Felner 2014: crowded 32×32 maps, 10..70 units, WHCA*(8,16,32),
-    /// CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA*; and den520d with 10 units.
+    /// CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA*, CO-HCA*P; and den520d with 10 units.
     Bnaya(experiment_bnaya::BnayaArgs),
 }
 

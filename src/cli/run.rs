@@ -29,8 +29,8 @@ pub struct RunArgs {
     /// Number of units (first N rows of the scenario).
     #[arg(long)]
     pub agents: Option<usize>,
-    /// Planner: lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-whca-offline or
-    /// co-whcap-offline.
+    /// Planner: lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-hcap,
+    /// co-whca-offline or co-whcap-offline.
     #[arg(long, default_value = "whca")]
     pub planner: String,
     /// WHCA* window (CO-*: reservation window around each conflict) in ticks.
@@ -119,7 +119,7 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let planner = PlannerKind::parse(&args.planner, args.window).ok_or_else(|| {
         CliError::Usage(format!(
-            "unknown planner `{}`; expected lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-whca-offline or co-whcap-offline",
+            "unknown planner `{}`; expected lra, ca, hca, whca, co-whca, co-whcap, co-hca, co-hcap, co-whca-offline or co-whcap-offline",
             args.planner
         ))
     })?;

@@ -83,6 +83,37 @@ pub enum CoVariant {
     /// CO-HCA* (CO-WHCA*(0)): window start fixed at the current tick, so all
     /// conflicts are planned away before any unit moves.
     Hca,
+    /// CO-HCA*P: CO-HCA* with the winner determination.
+    HcaP,
+}
+
+impl CoVariant {
+    /// Whether the window starts at the current tick (the offline CO-HCA*).
+    pub fn fixed_start(self) -> bool {
+        matches!(self, Self::Hca | Self::HcaP)
+    }
+
+    /// Whether owners are chosen by winner determination (Algorithm 3).
+    pub fn prioritized(self) -> bool {
+        matches!(self, Self::WhcaP | Self::HcaP)
+    }
+
+    /// Display name with window `w`, e.g. `CO-WHCA*P(16)`; ` offline` is
+    /// appended for the offline form of the windowed members.
+    pub fn label(self, w: u32, offline: bool) -> String {
+        let base = match self {
+            Self::Whca => "CO-WHCA*",
+            Self::WhcaP => "CO-WHCA*P",
+            Self::Hca => "CO-HCA*",
+            Self::HcaP => "CO-HCA*P",
+        };
+        let mode = if offline && !self.fixed_start() {
+            " offline"
+        } else {
+            ""
+        };
+        format!("{base}({w}){mode}")
+    }
 }
 
 /// What a planning phase decided.
@@ -443,9 +474,10 @@ impl CoCore {
     /// 100 for CO-HCA*; for the online forms one per unit (each stalled
     /// cycle normally pins one more unit) plus slack.
     fn cycle_cap(&self) -> usize {
-        match self.variant {
-            CoVariant::Hca => OFFLINE_CYCLES,
-            _ => self.paths.len() + 16,
+        if self.variant.fixed_start() {
+            OFFLINE_CYCLES
+        } else {
+            self.paths.len() + 16
         }
     }
 
@@ -485,9 +517,10 @@ impl CoCore {
                 self.conflicts = conflicts;
                 return self.give_up(t);
             }
-            let ws = match self.variant {
-                CoVariant::Hca => now,
-                _ => t.saturating_sub(half).max(now),
+            let ws = if self.variant.fixed_start() {
+                now
+            } else {
+                t.saturating_sub(half).max(now)
             };
             let we = (t + half).min(self.table.last_tick());
             owners.clear();
@@ -515,11 +548,10 @@ impl CoCore {
                 let starved = candidates
                     .iter()
                     .any(|a| self.lost[a.index()] >= LOSS_LIMIT);
-                let owner = match self.variant {
-                    CoVariant::WhcaP if !starved => {
-                        select_winner(self, &candidates, &c.agents, ws, we)
-                    }
-                    _ => self.arbitrary_owner(&candidates, t),
+                let owner = if self.variant.prioritized() && !starved {
+                    select_winner(self, &candidates, &c.agents, ws, we)
+                } else {
+                    self.arbitrary_owner(&candidates, t)
                 };
                 let from = self.window_from(owner, ws);
                 self.claim_window(owner, from, we, &mut claims);
@@ -661,7 +693,7 @@ impl ConflictOrientedWhca {
             core: None,
             window: window.max(2),
             variant,
-            offline: offline || variant == CoVariant::Hca,
+            offline: offline || variant.fixed_start(),
             max_ticks,
             next_phase: 0,
             segment: Vec::new(),
@@ -787,17 +819,7 @@ fn stay_all(world: &mut World, ids: &[AgentId]) {
 
 impl Planner for ConflictOrientedWhca {
     fn name(&self) -> String {
-        let w = self.window;
-        let base = match self.variant {
-            CoVariant::Whca => format!("CO-WHCA*({w})"),
-            CoVariant::WhcaP => format!("CO-WHCA*P({w})"),
-            CoVariant::Hca => return format!("CO-HCA*({w})"),
-        };
-        if self.offline {
-            base + " offline"
-        } else {
-            base
-        }
+        self.variant.label(self.window, self.offline)
     }
 
     fn initialize(&mut self, world: &mut World) {

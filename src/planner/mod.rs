@@ -71,7 +71,8 @@ pub enum PlannerKind {
 
 impl PlannerKind {
     /// Parses `lra`, `ca`, `hca`, `whca`, `co-whca`, `co-whcap`, `co-hca`,
-    /// `co-whca-offline` or `co-whcap-offline` (window given separately).
+    /// `co-hcap`, `co-whca-offline` or `co-whcap-offline` (window given
+    /// separately).
     pub fn parse(name: &str, window: u32) -> Option<Self> {
         let co = |variant, offline| {
             Some(Self::Co {
@@ -88,6 +89,7 @@ impl PlannerKind {
             "co-whca" => co(CoVariant::Whca, false),
             "co-whcap" => co(CoVariant::WhcaP, false),
             "co-hca" => co(CoVariant::Hca, true),
+            "co-hcap" => co(CoVariant::HcaP, true),
             "co-whca-offline" => co(CoVariant::Whca, true),
             "co-whcap-offline" => co(CoVariant::WhcaP, true),
             _ => None,
@@ -105,15 +107,7 @@ impl PlannerKind {
                 window,
                 variant,
                 offline,
-            } => {
-                let base = match variant {
-                    CoVariant::Whca => "CO-WHCA*",
-                    CoVariant::WhcaP => "CO-WHCA*P",
-                    CoVariant::Hca => return format!("CO-HCA*({window})"),
-                };
-                let mode = if offline { " offline" } else { "" };
-                format!("{base}({window}){mode}")
-            }
+            } => variant.label(window, offline),
         }
     }
 
