@@ -32,16 +32,16 @@ fn co_planners(window: u32) -> Vec<PlannerKind> {
     ]
 }
 
+fn config(planner: PlannerKind, max_ticks: u32) -> SimConfig {
+    SimConfig {
+        planner,
+        max_ticks,
+        seed: 1,
+    }
+}
+
 fn run(inst: &Instance, planner: PlannerKind, max_ticks: u32) -> throng::engine::RunSummary {
-    Simulation::new(
-        inst,
-        SimConfig {
-            planner,
-            max_ticks,
-            seed: 1,
-        },
-    )
-    .run()
+    Simulation::new(inst, config(planner, max_ticks)).run()
 }
 
 #[test]
@@ -90,14 +90,7 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
         let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), name).unwrap();
         for planner in co_planners(16) {
-            let mut sim = Simulation::new(
-                &inst,
-                SimConfig {
-                    planner,
-                    max_ticks: 300,
-                    seed: 1,
-                },
-            );
+            let mut sim = Simulation::new(&inst, config(planner, 300));
             let summary = sim.run();
             let plan = PlanFile::parse(&sim.plan_file().to_text(), Path::new("mem")).unwrap();
             let report = validate_plan(&grid, &plan);
@@ -164,14 +157,7 @@ fn offline_form_executes_the_same_plan_as_the_online_form() {
                     variant,
                     offline,
                 };
-                let mut sim = Simulation::new(
-                    &inst,
-                    SimConfig {
-                        planner,
-                        max_ticks: 256,
-                        seed: 1,
-                    },
-                );
+                let mut sim = Simulation::new(&inst, config(planner, 256));
                 let s = sim.run();
                 assert_eq!(s.collisions, 0);
                 if s.reached == s.agents {

@@ -1,6 +1,7 @@
 //! The cooperative planners. Each implements [`Planner`]: plan every unit
 //! before the first tick, then replan the units that are due each tick.
 
+mod co_core;
 mod co_whca;
 mod conflict;
 mod cooperative;

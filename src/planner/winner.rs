@@ -9,7 +9,7 @@
 use crate::agents::AgentId;
 use crate::map::Cell;
 
-use super::co_whca::CoCore;
+use super::co_core::CoCore;
 
 /// Tick index at which a path reaches `goal` for good, if it does.
 fn arrival(path: &[Cell], goal: Cell) -> Option<usize> {
