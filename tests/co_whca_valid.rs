@@ -175,3 +175,26 @@ fn offline_form_executes_the_same_plan_as_the_online_form() {
         "only {compared} runs brought every unit home"
     );
 }
+
+#[test]
+fn units_with_unreachable_goals_stay_put_and_the_others_arrive() {
+    // A 9×5 map split by a wall at x = 4.
+    let (w, h) = (9u32, 5u32);
+    let passable: Vec<bool> = (0..w * h).map(|i| i % w != 4).collect();
+    let grid = Arc::new(throng::map::Grid::new(w, h, passable, Connectivity::Four));
+    let c = |x: u32, y: u32| grid.cell(x, y);
+    let inst = Instance {
+        grid: grid.clone(),
+        // Unit 0 cannot cross the wall; unit 1 stands on its goal; units 2
+        // and 3 swap sides of the left room through unit 0's cell.
+        starts: vec![c(1, 2), c(3, 4), c(0, 2), c(3, 2)],
+        goals: vec![c(7, 2), c(3, 4), c(3, 2), c(0, 2)],
+        map_name: "split".into(),
+    };
+    for planner in co_planners(8) {
+        let s = run(&inst, planner, 60);
+        assert_eq!(s.collisions, 0, "{}", planner.label());
+        assert_eq!(s.unreachable, 1, "{}", planner.label());
+        assert_eq!(s.reached, 3, "{}: {s:?}", planner.label());
+    }
+}
