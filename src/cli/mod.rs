@@ -1,6 +1,7 @@
 //! The `throng` command line.
 
 mod error;
+pub mod experiment_bnaya;
 pub mod experiment_silver;
 pub mod experiment_standley;
 pub mod path;
@@ -42,6 +43,9 @@ pub enum Experiment {
     Silver(experiment_silver::SilverArgs),
     /// Standley 2010: OD+ID on generated 32×32 8-connected maps, 2..60 units, 1 s each, against HCA*.
     Standley(experiment_standley::StandleyArgs),
+    /// Bnaya & Felner 2014: crowded 32×32 maps, 10..70 units, WHCA*(8,16,32),
+    /// CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA*, CO-HCA*P; and den520d with 10 units.
+    Bnaya(experiment_bnaya::BnayaArgs),
 }
 
 /// Runs the command line; returns the process exit status.
@@ -58,6 +62,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 .map(|_| 0)
                 .map_err(|e| CliError::Other(e.to_string()))
         }
+        Command::Experiment(Experiment::Bnaya(args)) => experiment_bnaya::run(&args).map(|_| 0),
     };
     match result {
         Ok(code) => code,

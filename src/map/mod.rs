@@ -1,10 +1,12 @@
 //! The static grid, its file formats and the generators for the seeds' random maps.
 
+mod crowded;
 mod error;
 mod generate;
 mod grid;
 mod movingai;
 
+pub use crowded::crowded_instance;
 pub use error::MapError;
 pub use generate::{generate_map, random_instance, GeneratorSpec};
 pub use grid::{Cell, Connectivity, Grid, MOVE_OFFSETS, NO_REGION};

@@ -1,12 +1,18 @@
 //! The cooperative planners. Each implements [`Planner`]: plan every unit
 //! before the first tick, then replan the units that are due each tick.
 
+mod co_core;
+mod co_whca;
+mod conflict;
 mod cooperative;
 mod lra;
 pub mod odid;
 mod order;
 mod whca;
+mod winner;
 
+pub use co_whca::{CoVariant, ConflictOrientedWhca};
+pub use conflict::{Conflict, ConflictFinder};
 pub use cooperative::CooperativeAStar;
 pub use lra::LocalRepairAStar;
 pub use whca::WindowedHca;
@@ -63,16 +69,42 @@ pub enum PlannerKind {
         /// Window size.
         window: u32,
     },
+    /// The conflict-oriented family (Bnaya & Felner 2014): CO-WHCA*,
+    /// CO-WHCA*P, CO-HCA*, with a reservation window of `window` ticks
+    /// centred on each conflict.
+    Co {
+        /// Reservation window size.
+        window: u32,
+        /// Which member.
+        variant: CoVariant,
+        /// Plan the whole run before the first tick (always for CO-HCA*).
+        offline: bool,
+    },
 }
 
 impl PlannerKind {
-    /// Parses `lra`, `ca`, `hca` or `whca` (window given separately).
+    /// Parses `lra`, `ca`, `hca`, `whca`, `co-whca`, `co-whcap`, `co-hca`,
+    /// `co-hcap`, `co-whca-offline` or `co-whcap-offline` (window given
+    /// separately).
     pub fn parse(name: &str, window: u32) -> Option<Self> {
+        let co = |variant, offline| {
+            Some(Self::Co {
+                window,
+                variant,
+                offline,
+            })
+        };
         match name {
             "lra" => Some(Self::Lra),
             "ca" => Some(Self::Ca),
             "hca" => Some(Self::Hca),
             "whca" => Some(Self::Whca { window }),
+            "co-whca" => co(CoVariant::Whca, false),
+            "co-whcap" => co(CoVariant::WhcaP, false),
+            "co-hca" => co(CoVariant::Hca, true),
+            "co-hcap" => co(CoVariant::HcaP, true),
+            "co-whca-offline" => co(CoVariant::Whca, true),
+            "co-whcap-offline" => co(CoVariant::WhcaP, true),
             _ => None,
         }
     }
@@ -84,6 +116,11 @@ impl PlannerKind {
             Self::Ca => "CA*".into(),
             Self::Hca => "HCA*".into(),
             Self::Whca { window } => format!("WHCA*({window})"),
+            Self::Co {
+                window,
+                variant,
+                offline,
+            } => variant.label(window, offline),
         }
     }
 
@@ -93,6 +130,7 @@ impl PlannerKind {
             Self::Lra => 2,
             Self::Ca | Self::Hca => max_ticks + 2,
             Self::Whca { window } => window + 2,
+            Self::Co { window, .. } => max_ticks + window + 4,
         }
     }
 
@@ -107,6 +145,17 @@ impl PlannerKind {
                 window,
                 config.threads,
                 config.budget,
+            )),
+            Self::Co {
+                window,
+                variant,
+                offline,
+            } => Box::new(ConflictOrientedWhca::new(
+                world,
+                window,
+                variant,
+                offline,
+                config.max_ticks,
             )),
         }
     }

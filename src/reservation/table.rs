@@ -60,6 +60,9 @@ pub struct ReservationTable {
     /// Each cell's home slot, computed once: a load instead of a division,
     /// two bit spreads and a hash on every lookup.
     homes: Vec<u32>,
+    /// The latest tick ever claimed (never lowered), so [`Self::free_from`]
+    /// stops there instead of scanning the whole ring of a sparse table.
+    latest: AtomicU64,
 }
 
 const NO_OWNER: u64 = 0;
@@ -138,6 +141,7 @@ impl ReservationTable {
             now: 0,
             holds: (0..cells).map(|_| AtomicU64::new(0)).collect(),
             requests: (0..cells).map(|_| AtomicU64::new(0)).collect(),
+            latest: AtomicU64::new(0),
             homes: Vec::new(),
         };
         table.homes = (0..cells as u32)
@@ -338,6 +342,7 @@ impl ReservationTable {
                 .compare_exchange(expected, mine, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
+                self.latest.fetch_max(tick as u64, Ordering::AcqRel);
                 return Ok(());
             }
         }
@@ -458,8 +463,10 @@ impl ReservationTable {
         if matches!(self.hold(cell), Some((b, _)) if b != a) {
             return false;
         }
-        (tick.max(self.now)..=self.last_tick())
-            .all(|t| self.layer_owner(cell, t).is_none_or(|b| b == a))
+        let last = self
+            .last_tick()
+            .min(self.latest.load(Ordering::Acquire) as u32);
+        (tick.max(self.now)..=last).all(|t| self.layer_owner(cell, t).is_none_or(|b| b == a))
     }
 
     /// Unit `a` asks the holder of `cell` to make way (`tick`: when asked).

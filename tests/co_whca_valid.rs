@@ -1,0 +1,201 @@
+//! The conflict-oriented planners (CO-WHCA*, CO-WHCA*P, CO-HCA*, CO-HCA*P,
+//! online and offline) execute plans that pass the independent validator, on
+//! crowded generated maps and on small MovingAI benchmark maps; the offline form
+//! executes exactly the online form's plan; and on the seed's set-up CO-WHCA*
+//! brings home at least as many units as WHCA*.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use throng::engine::{SimConfig, Simulation};
+use throng::io::PlanFile;
+use throng::map::{
+    crowded_instance, generate_map, random_instance, read_map, read_scenario, Connectivity,
+    Instance,
+};
+use throng::planner::{CoVariant, PlannerKind};
+use throng::validate::validate_plan;
+
+fn co_planners(window: u32) -> Vec<PlannerKind> {
+    let co = |variant, offline| PlannerKind::Co {
+        window,
+        variant,
+        offline,
+    };
+    vec![
+        co(CoVariant::Whca, false),
+        co(CoVariant::WhcaP, false),
+        co(CoVariant::Hca, true),
+        co(CoVariant::HcaP, true),
+        co(CoVariant::Whca, true),
+        co(CoVariant::WhcaP, true),
+    ]
+}
+
+fn config(planner: PlannerKind, max_ticks: u32) -> SimConfig {
+    SimConfig {
+        planner,
+        max_ticks,
+        seed: 1,
+        ..SimConfig::default()
+    }
+}
+
+fn run(inst: &Instance, planner: PlannerKind, max_ticks: u32) -> throng::engine::RunSummary {
+    Simulation::new(inst, config(planner, max_ticks)).run()
+}
+
+#[test]
+fn co_planners_are_valid_on_crowded_generated_maps() {
+    for conn in [Connectivity::Four, Connectivity::Eight] {
+        for (spec, agents) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 50)] {
+            for seed in 1..=2 {
+                let grid = Arc::new(generate_map(spec.parse().unwrap(), conn, seed));
+                let instances = [
+                    random_instance(grid.clone(), agents, seed).unwrap(),
+                    crowded_instance(grid.clone(), agents, 2, seed).unwrap(),
+                ];
+                for inst in &instances {
+                    for window in [4, 16] {
+                        for planner in co_planners(window) {
+                            let s = run(inst, planner, 150);
+                            assert_eq!(
+                                s.collisions,
+                                0,
+                                "{} {conn:?} {spec} seed {seed}: {s:?}",
+                                planner.label()
+                            );
+                            assert!(s.reached > 0, "{} made no progress", planner.label());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn maps_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai")
+}
+
+#[test]
+fn co_planners_are_valid_on_small_benchmark_maps() {
+    for (name, agents) in [
+        ("random-32-32-20", 100),
+        ("room-32-32-4", 60),
+        ("maze-32-32-2", 50),
+    ] {
+        let dir = maps_dir();
+        let grid =
+            Arc::new(read_map(&dir.join(format!("{name}.map")), Connectivity::Four).unwrap());
+        let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
+        let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), name).unwrap();
+        for planner in co_planners(16) {
+            let mut sim = Simulation::new(&inst, config(planner, 300));
+            let summary = sim.run();
+            let plan = PlanFile::parse(&sim.plan_file().to_text(), Path::new("mem")).unwrap();
+            let report = validate_plan(&grid, &plan);
+            assert!(
+                report.is_valid(),
+                "{name} {}: {}",
+                planner.label(),
+                report.summary()
+            );
+            assert_eq!(summary.collisions, 0, "{name} {}", planner.label());
+            assert!(
+                summary.reached >= agents / 2,
+                "{name} {}: only {} of {agents} reached their goal",
+                planner.label(),
+                summary.reached
+            );
+        }
+    }
+}
+
+#[test]
+fn co_whca_brings_home_at_least_as_many_units_as_whca_on_the_seeds_setup() {
+    let (mut co, mut whca, mut total) = (0, 0, 0);
+    for seed in 1..=10 {
+        let grid = Arc::new(generate_map(
+            "32x32:0.2".parse().unwrap(),
+            Connectivity::Four,
+            seed,
+        ));
+        let inst = crowded_instance(grid, 60, 2, seed * 1000 + 60).unwrap();
+        let planner = PlannerKind::Co {
+            window: 16,
+            variant: CoVariant::Whca,
+            offline: false,
+        };
+        let c = run(&inst, planner, 256);
+        let w = run(&inst, PlannerKind::Whca { window: 16 }, 256);
+        assert_eq!(c.collisions + w.collisions, 0);
+        co += c.reached;
+        whca += w.reached;
+        total += inst.len();
+    }
+    assert!(
+        co >= whca,
+        "CO-WHCA*(16) brought home {co} of {total} units, WHCA*(16) {whca}"
+    );
+}
+
+#[test]
+fn offline_form_executes_the_same_plan_as_the_online_form() {
+    let mut compared = 0;
+    for seed in 1..=4 {
+        let grid = Arc::new(generate_map(
+            "32x32:0.2".parse().unwrap(),
+            Connectivity::Four,
+            seed,
+        ));
+        let inst = crowded_instance(grid, 50, 2, seed).unwrap();
+        for variant in [CoVariant::Whca, CoVariant::WhcaP] {
+            let mut trajectories = Vec::new();
+            for offline in [false, true] {
+                let planner = PlannerKind::Co {
+                    window: 16,
+                    variant,
+                    offline,
+                };
+                let mut sim = Simulation::new(&inst, config(planner, 256));
+                let s = sim.run();
+                assert_eq!(s.collisions, 0);
+                if s.reached == s.agents {
+                    trajectories.push(sim.trajectory().to_vec());
+                }
+            }
+            if trajectories.len() == 2 {
+                assert_eq!(trajectories[0], trajectories[1], "{variant:?} seed {seed}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        compared >= 4,
+        "only {compared} runs brought every unit home"
+    );
+}
+
+#[test]
+fn units_with_unreachable_goals_stay_put_and_the_others_arrive() {
+    // A 9×5 map split by a wall at x = 4.
+    let (w, h) = (9u32, 5u32);
+    let passable: Vec<bool> = (0..w * h).map(|i| i % w != 4).collect();
+    let grid = Arc::new(throng::map::Grid::new(w, h, passable, Connectivity::Four));
+    let c = |x: u32, y: u32| grid.cell(x, y);
+    let inst = Instance {
+        grid: grid.clone(),
+        // Unit 0 cannot cross the wall; unit 1 stands on its goal; units 2
+        // and 3 swap sides of the left room through unit 0's cell.
+        starts: vec![c(1, 2), c(3, 4), c(0, 2), c(3, 2)],
+        goals: vec![c(7, 2), c(3, 4), c(3, 2), c(0, 2)],
+        map_name: "split".into(),
+    };
+    for planner in co_planners(8) {
+        let s = run(&inst, planner, 60);
+        assert_eq!(s.collisions, 0, "{}", planner.label());
+        assert_eq!(s.unreachable, 1, "{}", planner.label());
+        assert_eq!(s.reached, 3, "{}: {s:?}", planner.label());
+    }
+}
