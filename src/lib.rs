@@ -22,3 +22,19 @@ pub mod profiling;
 pub mod reservation;
 pub mod search;
 pub mod validate;
+
+/// The names a game embedding Throng needs most.
+pub mod prelude {
+    pub use crate::agents::{AgentId, Agents};
+    pub use crate::engine::{Budget, RunSummary, SimConfig, Simulation, World};
+    pub use crate::map::{
+        generate_map, random_instance, read_map, read_scenario, Cell, Connectivity, Grid, Instance,
+    };
+    pub use crate::planner::{Planner, PlannerKind};
+    pub use crate::validate::{validate_plan, validate_steps};
+}
+
+// The README's Rust examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
