@@ -142,14 +142,25 @@ fn co_whca_brings_home_at_least_as_many_units_as_whca_on_the_seeds_setup() {
 
 #[test]
 fn offline_form_executes_the_same_plan_as_the_online_form() {
-    let mut compared = 0;
-    for seed in 1..=4 {
-        let grid = Arc::new(generate_map(
-            "32x32:0.2".parse().unwrap(),
-            Connectivity::Four,
-            seed,
-        ));
-        let inst = crowded_instance(grid, 50, 2, seed).unwrap();
+    // Crowded instances where every unit arrives, and a very dense one where
+    // some do not (searches fail, cycle limits are hit).
+    let mut cases: Vec<Instance> = (1..=4)
+        .map(|seed| {
+            let grid = Arc::new(generate_map(
+                "32x32:0.2".parse().unwrap(),
+                Connectivity::Four,
+                seed,
+            ));
+            crowded_instance(grid, 50, 2, seed).unwrap()
+        })
+        .collect();
+    let grid = Arc::new(generate_map(
+        "32x32:0.2".parse().unwrap(),
+        Connectivity::Four,
+        1,
+    ));
+    cases.push(random_instance(grid, 150, 1).unwrap());
+    for (k, inst) in cases.iter().enumerate() {
         for variant in [CoVariant::Whca, CoVariant::WhcaP] {
             let mut trajectories = Vec::new();
             for offline in [false, true] {
@@ -158,23 +169,14 @@ fn offline_form_executes_the_same_plan_as_the_online_form() {
                     variant,
                     offline,
                 };
-                let mut sim = Simulation::new(&inst, config(planner, 256));
+                let mut sim = Simulation::new(inst, config(planner, 200));
                 let s = sim.run();
                 assert_eq!(s.collisions, 0);
-                if s.reached == s.agents {
-                    trajectories.push(sim.trajectory().to_vec());
-                }
+                trajectories.push(sim.trajectory().to_vec());
             }
-            if trajectories.len() == 2 {
-                assert_eq!(trajectories[0], trajectories[1], "{variant:?} seed {seed}");
-                compared += 1;
-            }
+            assert_eq!(trajectories[0], trajectories[1], "{variant:?} case {k}");
         }
     }
-    assert!(
-        compared >= 4,
-        "only {compared} runs brought every unit home"
-    );
 }
 
 #[test]

@@ -84,16 +84,16 @@ pub struct ConflictOrientedWhca {
 }
 
 impl ConflictOrientedWhca {
-    /// A planner for the units of `world`. `offline`: plan the whole run in
-    /// `initialize` (CO-HCA* is always offline).
+    /// A planner with reservation window `window` whose runs end at
+    /// `max_ticks`. `offline`: plan the whole run in `initialize` (CO-HCA* is
+    /// always offline). The state is built from the world in `initialize`.
     pub fn new(
-        world: &World,
+        _world: &World,
         window: u32,
         variant: CoVariant,
         offline: bool,
         max_ticks: u32,
     ) -> Self {
-        let _ = world;
         ConflictOrientedWhca {
             core: None,
             window: window.max(2),
@@ -143,61 +143,38 @@ impl ConflictOrientedWhca {
     }
 
     /// The offline form: runs plan–move phases on the core's own clock to the
-    /// end, recording where every unit goes.
+    /// end, recording where every unit goes. Moves, retries and waits happen
+    /// at the same ticks as in the online form, so both execute one plan.
     fn plan_offline(&mut self, world: &World) {
         let core = self.core.as_mut().expect("initialized");
-        self.trajectories = world.agents.position.iter().map(|&c| vec![c]).collect();
+        let tr = &mut self.trajectories;
+        *tr = world.agents.position.iter().map(|&c| vec![c]).collect();
+        let half = (self.window / 2).max(1);
         while core.now() < self.max_ticks {
             let now = core.now();
             match core.phase() {
-                Outcome::Move(to) => {
-                    let to = to.min(self.max_ticks);
-                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
-                        let p = &core.paths[a];
-                        for k in 1..=(to - now) as usize {
-                            tr.push(p[k.min(p.len() - 1)]);
-                        }
-                    }
-                    core.advance_to(to);
+                Outcome::Move(to) => follow_paths(core, tr, to.min(self.max_ticks)),
+                Outcome::Done if core.all_paths_home() => {
+                    let end = core.paths.iter().map(|p| now + p.len() as u32 - 1).max();
+                    follow_paths(core, tr, end.unwrap_or(now).min(self.max_ticks));
+                    break;
                 }
-                Outcome::Done => {
-                    let end = core
-                        .paths
-                        .iter()
-                        .map(|p| now + p.len() as u32 - 1)
-                        .max()
-                        .unwrap_or(now)
-                        .min(self.max_ticks);
-                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
-                        let p = &core.paths[a];
-                        for k in 1..=(end - now) as usize {
-                            tr.push(p[k.min(p.len() - 1)]);
-                        }
-                    }
-                    core.advance_to(end);
-                    if core.all_paths_home() {
-                        break;
-                    }
-                    // Someone's search failed: let time pass and retry.
-                    let later = (core.now() + self.window / 2).min(self.max_ticks);
-                    for (a, tr) in self.trajectories.iter_mut().enumerate() {
-                        let p = &core.paths[a];
-                        for k in 1..=(later - core.now()) as usize {
-                            tr.push(p[k.min(p.len() - 1)]);
-                        }
-                    }
-                    core.advance_to(later);
-                }
-                Outcome::Wait => {
-                    for tr in self.trajectories.iter_mut() {
-                        let last = tr[tr.len() - 1];
-                        tr.push(last);
-                    }
-                    core.advance_to(now + 1);
-                }
+                // Someone's full search failed: follow the paths a while, retry.
+                Outcome::Done => follow_paths(core, tr, (now + half).min(self.max_ticks)),
+                Outcome::Wait => follow_paths(core, tr, now + 1),
             }
         }
     }
+}
+
+/// Appends every unit's cells from the core's next tick to `to` (staying on
+/// its last cell past the end of its path) and moves the core's clock there.
+fn follow_paths(core: &mut CoCore, trajectories: &mut [Vec<Cell>], to: u32) {
+    let now = core.now();
+    for (p, tr) in core.paths.iter().zip(trajectories.iter_mut()) {
+        tr.extend((1..=(to - now) as usize).map(|k| p[k.min(p.len() - 1)]));
+    }
+    core.advance_to(to);
 }
 
 /// Whether unit `a` can follow `path` from `start` on the shared table and

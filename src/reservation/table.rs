@@ -520,6 +520,17 @@ mod tests {
     }
 
     #[test]
+    fn free_from_sees_the_latest_claim() {
+        let t = ReservationTable::new(10, 8, 4);
+        let (a, b) = (AgentId(0), AgentId(1));
+        assert!(t.free_from(Cell(2), 0, b));
+        t.claim(Cell(2), 7, a, 0).unwrap();
+        assert!(!t.free_from(Cell(2), 0, b));
+        assert!(t.free_from(Cell(2), 0, a));
+        assert!(t.free_from(Cell(3), 0, b));
+    }
+
+    #[test]
     fn many_generations_never_alias() {
         let mut t = ReservationTable::new(10, 2, 4);
         t.claim(Cell(3), 1, AgentId(7), 0).unwrap();
