@@ -177,7 +177,6 @@ mod tests {
             illegal: Some(illegal),
             avoid: None,
             cost_limit,
-            bans: None,
         }
     }
 
