@@ -78,7 +78,6 @@ proptest! {
             OptimalAlgorithm::OdSimpleId,
             OptimalAlgorithm::OdId,
             OptimalAlgorithm::AStarJointId,
-            OptimalAlgorithm::OdIdCbs,
         ] {
             let out = solve(&inst, algorithm, &Limits::none()).expect("valid instance");
             prop_assert_eq!(check_plan(&inst, &out, algorithm), cost, "{}", algorithm);

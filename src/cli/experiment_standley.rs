@@ -41,8 +41,8 @@ pub struct StandleyArgs {
     /// Most units in an instance.
     #[arg(long, default_value_t = 60)]
     pub max_units: usize,
-    /// Optimal algorithm: odid (the seed's OD+ID), odid-cbs, od-sid, od,
-    /// astar-joint-id or astar-joint.
+    /// Optimal algorithm: odid (the seed's OD+ID), od-sid, od, astar-joint-id
+    /// or astar-joint.
     #[arg(long, default_value = "odid")]
     pub algorithm: String,
     /// Where the CSV, the summary and the chart go.

@@ -35,7 +35,7 @@ pub enum OdidError {
     },
     /// An algorithm name that is not one of the solver's.
     #[error(
-        "unknown optimal algorithm `{0}` (expected astar-joint, od, od-sid, odid, astar-joint-id, odid-cbs)"
+        "unknown optimal algorithm `{0}` (expected astar-joint, od, od-sid, odid, astar-joint-id)"
     )]
     UnknownAlgorithm(String),
 }

@@ -167,7 +167,6 @@ impl IdState<'_, '_> {
             illegal,
             avoid: self.avoid.as_ref(),
             cost_limit,
-            bans: None,
         };
         (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
     }

@@ -98,10 +98,14 @@ impl Budget {
         }
     }
 
-    /// Checks the clock (callers do it every few hundred expansions).
+    /// Checks the clock (callers do it every few hundred expansions). A thread
+    /// runs no longer than the wall time since it started, so the CPU clock is
+    /// only read once the wall time alone has passed the limit.
     pub(crate) fn check_time(&self) -> Result<(), Stop> {
         match self.limit {
-            Some(limit) if self.used() >= limit => Err(Stop::Time),
+            Some(limit) if self.started.elapsed() >= limit && self.used() >= limit => {
+                Err(Stop::Time)
+            }
             _ => Ok(()),
         }
     }

@@ -21,8 +21,6 @@
 //! assert_eq!(out.cost, Some(6));
 //! ```
 
-mod bans;
-mod cbs;
 mod error;
 mod frontier;
 mod heuristic;
@@ -64,24 +62,19 @@ pub enum OptimalAlgorithm {
     OdId,
     /// The joint A* inside full independence detection.
     AStarJointId,
-    /// Full ID whose merged groups are tried with conflict-based search first
-    /// and go to OD only if its constraint tree grows large. Not the seed's.
-    OdIdCbs,
 }
 
 impl OptimalAlgorithm {
     /// Every algorithm, in the order above.
-    pub const ALL: [OptimalAlgorithm; 6] = [
+    pub const ALL: [OptimalAlgorithm; 5] = [
         Self::AStarJoint,
         Self::Od,
         Self::OdSimpleId,
         Self::OdId,
         Self::AStarJointId,
-        Self::OdIdCbs,
     ];
 
-    /// The command-line name (`astar-joint`, `od`, `od-sid`, `odid`,
-    /// `astar-joint-id`, `odid-cbs`).
+    /// The command-line name (`astar-joint`, `od`, `od-sid`, `odid`, `astar-joint-id`).
     pub fn name(self) -> &'static str {
         match self {
             Self::AStarJoint => "astar-joint",
@@ -89,7 +82,6 @@ impl OptimalAlgorithm {
             Self::OdSimpleId => "od-sid",
             Self::OdId => "odid",
             Self::AStarJointId => "astar-joint-id",
-            Self::OdIdCbs => "odid-cbs",
         }
     }
 
@@ -97,7 +89,6 @@ impl OptimalAlgorithm {
         match self {
             Self::AStarJoint | Self::AStarJointId => joint_astar::search_joint,
             Self::Od | Self::OdSimpleId | Self::OdId => od::search_od,
-            Self::OdIdCbs => cbs::search_cbs_then_od,
         }
     }
 
@@ -105,7 +96,7 @@ impl OptimalAlgorithm {
         match self {
             Self::AStarJoint | Self::Od => None,
             Self::OdSimpleId => Some(IdMode::Simple),
-            Self::OdId | Self::AStarJointId | Self::OdIdCbs => Some(IdMode::Full),
+            Self::OdId | Self::AStarJointId => Some(IdMode::Full),
         }
     }
 }
@@ -185,7 +176,6 @@ pub fn solve(
                 illegal: None,
                 avoid: None,
                 cost_limit: None,
-                bans: None,
             };
             let r = match low(&problem, &budget, &mut stats) {
                 Ok(Some(GroupPlan { paths, .. })) => Ok(paths),

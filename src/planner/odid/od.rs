@@ -5,6 +5,11 @@
 //! keyed by positions; intermediate nodes by post-move positions plus the
 //! assigned moves that still constrain the unassigned units — the seed's rule
 //! for treating intermediate nodes like its figure 5's (A) and (B) as duplicates.
+//!
+//! Nodes are expanded partially (Yoshizumi et al.'s PEA*): an expansion stores
+//! only the children whose f equals the f the node was queued at, and puts the
+//! node back at its next child f. Children above the final f level are then
+//! never stored, which is where most of OD's memory went.
 
 use std::cmp::Ordering;
 
@@ -177,7 +182,6 @@ mod tests {
             illegal: Some(illegal),
             avoid: None,
             cost_limit,
-            bans: None,
         }
     }
 

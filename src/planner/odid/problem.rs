@@ -8,7 +8,6 @@
 
 use crate::map::{Cell, Grid};
 
-use super::bans::Bans;
 use super::heuristic::DistanceTable;
 use super::path_table::PathTable;
 
@@ -111,8 +110,6 @@ pub(crate) struct GroupProblem<'a> {
     pub avoid: Option<&'a PathTable>,
     /// Only solutions of at most this cost are searched for.
     pub cost_limit: Option<u64>,
-    /// Conflict-based search's constraints (single-unit problems only).
-    pub bans: Option<&'a Bans>,
 }
 
 impl GroupProblem<'_> {
@@ -128,8 +125,7 @@ impl GroupProblem<'_> {
     /// would multiply the state space of every merged-group search.
     pub fn tick_clamp(&self) -> u32 {
         let tables = self.illegal.map_or(0, |tab| (tab.ticks() - 1) as u32);
-        let bans = self.bans.map_or(0, Bans::end);
-        tables.max(bans).max(self.settle_tick())
+        tables.max(self.settle_tick())
     }
 
     /// Whether a unit's move from `from` at tick `t` to `to` at `t + 1` is allowed
@@ -138,7 +134,6 @@ impl GroupProblem<'_> {
     pub fn allowed(&self, t: u32, from: Cell, to: Cell) -> bool {
         self.illegal
             .is_none_or(|tab| tab.conflicts(self.grid, t, from, to) == 0)
-            && self.bans.is_none_or(|b| b.allows(t, from, to))
     }
 
     /// Conflicts of a move with the conflict avoidance table.
@@ -149,22 +144,17 @@ impl GroupProblem<'_> {
     }
 
     /// The first tick from which every unit may stay on its goal for good: after
-    /// the last tick the illegal table puts another unit there, and after the
-    /// last ban on the goal.
+    /// the last tick the illegal table puts another unit there.
     pub fn settle_tick(&self) -> u32 {
-        let tables = self.illegal.map_or(0, |tab| {
-            self.goals
-                .iter()
-                .filter_map(|&g| tab.last_occupied(g))
-                .map(|t| t as u32 + 1)
-                .max()
-                .unwrap_or(0)
-        });
-        let bans = match (self.bans, self.goals.first()) {
-            (Some(b), Some(&g)) => b.settle_on(g),
-            _ => 0,
+        let Some(tab) = self.illegal else {
+            return 0;
         };
-        tables.max(bans)
+        self.goals
+            .iter()
+            .filter_map(|&g| tab.last_occupied(g))
+            .map(|t| t as u32 + 1)
+            .max()
+            .unwrap_or(0)
     }
 }
 
