@@ -32,6 +32,9 @@ pub struct WorkerScratch {
     pub search: SpaceTimeAStar,
     /// The path being built.
     pub path: Vec<Cell>,
+    /// Cells the search wants to hand the committer besides the path (WHCA*:
+    /// held cells on the unit's way, to request).
+    pub extra: Vec<Cell>,
 }
 
 /// What one search of a batch produced.
@@ -45,6 +48,8 @@ pub struct SearchOutcome {
     pub len: u32,
     /// Nodes it expanded (space-time and heuristic).
     pub expanded: u32,
+    /// Cells in its extra output.
+    pub extra_len: u32,
 }
 
 /// A pool of workers and the buffers a batch's results go into.
@@ -54,6 +59,7 @@ pub struct Scheduler {
     workers: Vec<Mutex<WorkerScratch>>,
     stride: usize,
     paths: Vec<Cell>,
+    extras: Vec<Cell>,
     outcomes: Vec<SearchOutcome>,
 }
 
@@ -83,11 +89,13 @@ impl Scheduler {
                     Mutex::new(WorkerScratch {
                         search: SpaceTimeAStar::with_capacity(max_nodes),
                         path: Vec::with_capacity(max_path),
+                        extra: Vec::with_capacity(max_path),
                     })
                 })
                 .collect(),
             stride: max_path.max(1),
             paths: Vec::new(),
+            extras: Vec::new(),
             outcomes: Vec::new(),
         }
     }
@@ -112,15 +120,17 @@ impl Scheduler {
         self.outcomes.resize(n, SearchOutcome::default());
         if self.paths.len() < n * stride {
             self.paths.resize(n * stride, Cell(0));
+            self.extras.resize(n * stride, Cell(0));
         }
         let workers = &self.workers;
-        let one = |(&a, (outcome, out)): (&AgentId, (&mut SearchOutcome, &mut [Cell]))| {
+        let one = |(&a, (outcome, (out, extra))): (&AgentId, (&mut SearchOutcome, (&mut [Cell], &mut [Cell])))| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
             crate::profile_zone!("search");
             let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let mut scratch = workers[worker].lock();
+            scratch.extra.clear();
             let Some((found, expanded)) = search(a, &mut scratch) else {
                 return;
             };
@@ -130,7 +140,10 @@ impl Scheduler {
                 0
             };
             out[..len].copy_from_slice(&scratch.path[..len]);
+            let extra_len = scratch.extra.len().min(stride);
+            extra[..extra_len].copy_from_slice(&scratch.extra[..extra_len]);
             *outcome = SearchOutcome {
+                extra_len: extra_len as u32,
                 ran: true,
                 found,
                 len: len as u32,
@@ -139,17 +152,18 @@ impl Scheduler {
         };
         let outcomes = &mut self.outcomes[..];
         let paths = &mut self.paths[..n * stride];
+        let extras = &mut self.extras[..n * stride];
         match &self.pool {
             Some(pool) => pool.install(|| {
                 batch
                     .par_iter()
-                    .zip(outcomes.par_iter_mut().zip(paths.par_chunks_mut(stride)))
+                    .zip(outcomes.par_iter_mut().zip(paths.par_chunks_mut(stride).zip(extras.par_chunks_mut(stride))))
                     .with_min_len(4)
                     .for_each(one)
             }),
             None => batch
                 .iter()
-                .zip(outcomes.iter_mut().zip(paths.chunks_mut(stride)))
+                .zip(outcomes.iter_mut().zip(paths.chunks_mut(stride).zip(extras.chunks_mut(stride))))
                 .for_each(one),
         }
     }
@@ -158,6 +172,13 @@ impl Scheduler {
     #[inline]
     pub fn outcome(&self, i: usize) -> SearchOutcome {
         self.outcomes[i]
+    }
+
+    /// The extra output of the `i`-th search of the last batch.
+    #[inline]
+    pub fn extra(&self, i: usize) -> &[Cell] {
+        let o = self.outcomes[i];
+        &self.extras[i * self.stride..i * self.stride + o.extra_len as usize]
     }
 
     /// The plan the `i`-th search of the last batch found.

@@ -162,6 +162,11 @@ impl WindowedHca {
                         if scratch.search.aborted {
                             return None;
                         }
+                        if found && scratch.path.last() != Some(&goal) {
+                            // Not home within the window: find the units parked
+                            // on our way, for the commit to ask them to move.
+                            way_requests(grid, &world_ref.table, &mut h, a, query.start, w, &mut scratch.extra);
+                        }
                         Some((found, (scratch.search.expanded + h.expanded() - before) as u32))
                     });
                 }
@@ -188,9 +193,8 @@ impl WindowedHca {
                         world.agents.set_flag(a, AgentFlags::QUEUED, false);
                         world.agents.set_flag(a, AgentFlags::STUCK, false);
                         world.agents.next_replan[i] = now + (w / 2).max(1);
-                        let end_cell = *world.agents.plan(a).last().expect("plans are never empty");
-                        if end_cell != world.agents.goal[i] {
-                            self.request_way(world, a);
+                        for &c in self.scheduler.extra(k) {
+                            world.table.request(c, a, now);
                         }
                     } else {
                         self.stats.commit_conflicts += 1;
@@ -213,33 +217,6 @@ impl WindowedHca {
         }
         round.carried += units.len() as u64;
         round
-    }
-
-    /// Follows the true-distance gradient from unit `a`'s cell and leaves a
-    /// request on every cell held by another unit along it.
-    fn request_way(&self, world: &World, a: AgentId) {
-        let grid = &world.grid;
-        let mut h = self.heuristics[a.index()].lock();
-        let now = world.now();
-        let mut cur = world.agents.position[a.index()];
-        let mut d = h.distance(grid, cur);
-        let mut buf = [Cell(0); 8];
-        for _ in 0..self.window {
-            if d == 0 || d == UNREACHABLE {
-                break;
-            }
-            let n = grid.neighbors(cur, &mut buf);
-            let Some(&next) = buf[..n].iter().find(|&&c| h.distance(grid, c) < d) else {
-                break;
-            };
-            if let Some((b, _)) = world.table.hold(next) {
-                if b != a {
-                    world.table.request(next, a, now);
-                }
-            }
-            cur = next;
-            d -= 1;
-        }
     }
 
     /// Appends the units that became due (all of them when `all`) to the
@@ -316,5 +293,37 @@ impl Planner for WindowedHca {
 
     fn threads(&self) -> usize {
         self.scheduler.threads()
+    }
+}
+
+/// Follows the true-distance gradient from `from` for up to `steps` cells and
+/// collects every cell on it held by another unit than `a`: the cells unit
+/// `a` will ask their holders to clear. Reads only, so it runs inside the
+/// parallel search phase; the commit writes the requests.
+fn way_requests(
+    grid: &crate::map::Grid,
+    table: &crate::reservation::ReservationTable,
+    h: &mut Heuristic,
+    a: AgentId,
+    from: Cell,
+    steps: u32,
+    out: &mut Vec<Cell>,
+) {
+    let mut cur = from;
+    let mut d = h.distance(grid, cur);
+    let mut buf = [Cell(0); 8];
+    for _ in 0..steps {
+        if d == 0 || d == UNREACHABLE {
+            break;
+        }
+        let n = grid.neighbors(cur, &mut buf);
+        let Some(&next) = buf[..n].iter().find(|&&c| h.distance(grid, c) < d) else {
+            break;
+        };
+        if table.hold(next).is_some_and(|(b, _)| b != a) {
+            out.push(next);
+        }
+        cur = next;
+        d = h.distance(grid, next);
     }
 }
