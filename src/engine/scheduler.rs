@@ -123,7 +123,10 @@ impl Scheduler {
             self.extras.resize(n * stride, Cell(0));
         }
         let workers = &self.workers;
-        let one = |(&a, (outcome, (out, extra))): (&AgentId, (&mut SearchOutcome, (&mut [Cell], &mut [Cell])))| {
+        let one = |(&a, (outcome, (out, extra))): (
+            &AgentId,
+            (&mut SearchOutcome, (&mut [Cell], &mut [Cell])),
+        )| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
@@ -157,13 +160,23 @@ impl Scheduler {
             Some(pool) => pool.install(|| {
                 batch
                     .par_iter()
-                    .zip(outcomes.par_iter_mut().zip(paths.par_chunks_mut(stride).zip(extras.par_chunks_mut(stride))))
+                    .zip(
+                        outcomes.par_iter_mut().zip(
+                            paths
+                                .par_chunks_mut(stride)
+                                .zip(extras.par_chunks_mut(stride)),
+                        ),
+                    )
                     .with_min_len(4)
                     .for_each(one)
             }),
             None => batch
                 .iter()
-                .zip(outcomes.iter_mut().zip(paths.chunks_mut(stride).zip(extras.chunks_mut(stride))))
+                .zip(
+                    outcomes
+                        .iter_mut()
+                        .zip(paths.chunks_mut(stride).zip(extras.chunks_mut(stride))),
+                )
                 .for_each(one),
         }
     }

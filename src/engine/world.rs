@@ -135,15 +135,23 @@ impl World {
 
     /// Replaces unit `a`'s plan by `path` if it is still legal now that other
     /// units may have committed since it was searched; otherwise keeps the old
-    /// plan. `old` is scratch. Returns whether the new plan was committed.
-    pub fn try_replace_plan(&mut self, a: AgentId, path: &[Cell], old: &mut Vec<Cell>) -> bool {
+    /// plan. `old` is scratch. With `recheck == false` the caller vouches that
+    /// nothing committed since the search touched the path's cells, and the
+    /// move-by-move check is skipped. Returns whether the new plan was committed.
+    pub fn try_replace_plan(
+        &mut self,
+        a: AgentId,
+        path: &[Cell],
+        old: &mut Vec<Cell>,
+        recheck: bool,
+    ) -> bool {
         old.clear();
         old.extend_from_slice(self.agents.plan(a));
         let old_start = self.agents.plan_start[a.index()];
         self.release_plan(a);
         if !path.is_empty()
             && path[0] == self.agents.position[a.index()]
-            && self.path_is_free(a, path)
+            && (!recheck || self.path_is_free(a, path))
         {
             let now = self.now();
             self.commit_plan(a, now, path);

@@ -28,7 +28,7 @@ const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 /// Rounds of re-searching units whose result conflicted at commit, per tick.
 const MAX_ROUNDS: usize = 4;
 /// Most units searched together before their results are committed.
-pub const MAX_BATCH: usize = 32;
+pub const MAX_BATCH: usize = 128;
 
 /// Units searched together before their results are committed: fixed by the
 /// unit count, never by the thread count, so the outcome does not depend on
@@ -55,6 +55,11 @@ pub struct WindowedHca {
     rest: Vec<AgentId>,
     retry: Vec<AgentId>,
     old: Vec<Cell>,
+    /// Per cell, the batch whose commits last claimed it: a found path that
+    /// touches no such cell cannot have been invalidated by its batch's
+    /// earlier commits, and is committed without re-checking every move.
+    touched: Vec<u32>,
+    batch_stamp: u32,
     stats: PlannerStats,
 }
 
@@ -89,6 +94,8 @@ impl WindowedHca {
             rest: Vec::with_capacity(world.agents.len()),
             retry: Vec::with_capacity(world.agents.len()),
             old: Vec::with_capacity(window as usize + 1),
+            touched: vec![0; world.grid.cell_count()],
+            batch_stamp: 0,
             stats: PlannerStats::default(),
         }
     }
@@ -171,6 +178,12 @@ impl WindowedHca {
                     });
                 }
                 crate::profile_zone!("commit");
+                self.batch_stamp = self.batch_stamp.wrapping_add(1);
+                if self.batch_stamp == 0 {
+                    self.touched.fill(0);
+                    self.batch_stamp = 1;
+                }
+                let stamp = self.batch_stamp;
                 for (k, &a) in units[next..end].iter().enumerate() {
                     let outcome = self.scheduler.outcome(k);
                     if !outcome.ran {
@@ -189,7 +202,12 @@ impl WindowedHca {
                         world.agents.next_replan[i] = now + 1;
                         continue;
                     }
-                    if world.try_replace_plan(a, self.scheduler.path(k), &mut self.old) {
+                    let path = self.scheduler.path(k);
+                    let recheck = path_touched(&world.grid, &self.touched, stamp, path);
+                    if world.try_replace_plan(a, path, &mut self.old, recheck) {
+                        for &c in path {
+                            self.touched[c.index()] = stamp;
+                        }
                         world.agents.set_flag(a, AgentFlags::QUEUED, false);
                         world.agents.set_flag(a, AgentFlags::STUCK, false);
                         world.agents.next_replan[i] = now + (w / 2).max(1);
@@ -326,4 +344,19 @@ fn way_requests(
         cur = next;
         d = h.distance(grid, next);
     }
+}
+
+/// Whether `path` uses a cell claimed by a commit of batch `stamp`, or, for a
+/// diagonal step, one of the two corner cells a crossing unit would use.
+fn path_touched(grid: &crate::map::Grid, touched: &[u32], stamp: u32, path: &[Cell]) -> bool {
+    path.iter().any(|c| touched[c.index()] == stamp)
+        || path.windows(2).any(|w| {
+            let step = w[0].0.abs_diff(w[1].0);
+            if step == 0 || step == 1 || step == grid.width() {
+                return false;
+            }
+            let ((fx, fy), (tx, ty)) = (grid.xy(w[0]), grid.xy(w[1]));
+            touched[grid.cell(tx, fy).index()] == stamp
+                || touched[grid.cell(fx, ty).index()] == stamp
+        })
 }
