@@ -52,6 +52,12 @@ pub struct SearchOutcome {
     pub extra_len: u32,
 }
 
+/// One search's slot in a batch: the unit, its outcome, its path and extra cells.
+type BatchItem<'a> = (
+    &'a AgentId,
+    (&'a mut SearchOutcome, (&'a mut [Cell], &'a mut [Cell])),
+);
+
 /// A pool of workers and the buffers a batch's results go into.
 pub struct Scheduler {
     pool: Option<rayon::ThreadPool>,
@@ -123,10 +129,7 @@ impl Scheduler {
             self.extras.resize(n * stride, Cell(0));
         }
         let workers = &self.workers;
-        let one = |(&a, (outcome, (out, extra))): (
-            &AgentId,
-            (&mut SearchOutcome, (&mut [Cell], &mut [Cell])),
-        )| {
+        let one = |(&a, (outcome, (out, extra))): BatchItem<'_>| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
@@ -157,7 +160,8 @@ impl Scheduler {
         let paths = &mut self.paths[..n * stride];
         let extras = &mut self.extras[..n * stride];
         match &self.pool {
-            Some(pool) => pool.install(|| {
+            // One search gains nothing from the pool but its hand-off cost.
+            Some(pool) if n > 1 => pool.install(|| {
                 batch
                     .par_iter()
                     .zip(
@@ -170,7 +174,7 @@ impl Scheduler {
                     .with_min_len(4)
                     .for_each(one)
             }),
-            None => batch
+            _ => batch
                 .iter()
                 .zip(
                     outcomes

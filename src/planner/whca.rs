@@ -116,7 +116,11 @@ impl WindowedHca {
     ) -> Round {
         let w = self.window;
         let now = world.now();
-        let deadline = budget.wall_us.map(|us| started + Duration::from_micros(us));
+        // Searches stop a tenth of the budget early: the commit of the last
+        // batch still has to fit.
+        let deadline = budget
+            .wall_us
+            .map(|us| started + Duration::from_micros(us * 9 / 10));
         let mut round = Round::default();
         let mut rounds = 0;
         while !units.is_empty() && rounds < MAX_ROUNDS {
