@@ -133,32 +133,49 @@ impl World {
             .is_some_and(|&c| self.table.free_from(c, now + path.len() as u32 - 1, a))
     }
 
-    /// Replaces unit `a`'s plan by `path` if it is still legal now that other
-    /// units may have committed since it was searched; otherwise keeps the old
-    /// plan. `old` is scratch. With `recheck == false` the caller vouches that
-    /// nothing committed since the search touched the path's cells, and the
-    /// move-by-move check is skipped. Returns whether the new plan was committed.
-    pub fn try_replace_plan(
-        &mut self,
-        a: AgentId,
-        path: &[Cell],
-        old: &mut Vec<Cell>,
-        recheck: bool,
-    ) -> bool {
+    /// Replaces unit `a`'s plan by `path` (from its cell at the current tick)
+    /// if it is still legal now that other units may have committed since it
+    /// was searched; otherwise leaves the old plan untouched. With
+    /// `recheck == false` the caller vouches that nothing committed since the
+    /// search touched the path's cells, and the move-by-move check is skipped.
+    /// Only the ticks where the new plan differs from the old one are released
+    /// and claimed (a replan usually repeats the first half of the old
+    /// window). `old` is scratch. Returns whether the new plan was committed.
+    pub fn try_replace_plan(&mut self, a: AgentId, path: &[Cell], old: &mut Vec<Cell>, recheck: bool) -> bool {
+        if path.first() != Some(&self.agents.position[a.index()]) {
+            return false;
+        }
+        // Own reservations never block a check, so the old plan can stay in
+        // place while the new one is checked.
+        if recheck && !self.path_is_free(a, path) {
+            return false;
+        }
+        let now = self.now();
+        let prio = self.agents.priority[a.index()];
         old.clear();
         old.extend_from_slice(self.agents.plan(a));
         let old_start = self.agents.plan_start[a.index()];
-        self.release_plan(a);
-        if !path.is_empty()
-            && path[0] == self.agents.position[a.index()]
-            && (!recheck || self.path_is_free(a, path))
-        {
-            let now = self.now();
-            self.commit_plan(a, now, path);
-            true
-        } else {
-            self.commit_plan(a, old_start, old);
-            false
+        let old_at = |t: u32| t.checked_sub(old_start).and_then(|i| old.get(i as usize)).copied();
+        for (i, &c) in old.iter().enumerate() {
+            let t = old_start + i as u32;
+            if t > now && path.get((t - now) as usize) != Some(&c) {
+                self.table.release(c, t, a);
+            }
         }
+        let (old_last, new_last) = (*old.last().expect("plans are never empty"), *path.last().expect("non-empty"));
+        if old_last != new_last {
+            self.table.release_hold(old_last, a);
+        }
+        for (i, &c) in path.iter().enumerate() {
+            let t = now + i as u32;
+            if old_at(t) != Some(c) {
+                let r = self.table.claim(c, t, a, prio);
+                debug_assert!(r.is_ok(), "checked path must be claimable: {r:?}");
+            }
+        }
+        let r = self.table.set_hold(new_last, now + path.len() as u32 - 1, a);
+        debug_assert!(r.is_ok(), "checked path end must be holdable");
+        self.agents.set_plan(a, now, path);
+        true
     }
 }
