@@ -141,7 +141,13 @@ impl World {
     /// Only the ticks where the new plan differs from the old one are released
     /// and claimed (a replan usually repeats the first half of the old
     /// window). `old` is scratch. Returns whether the new plan was committed.
-    pub fn try_replace_plan(&mut self, a: AgentId, path: &[Cell], old: &mut Vec<Cell>, recheck: bool) -> bool {
+    pub fn try_replace_plan(
+        &mut self,
+        a: AgentId,
+        path: &[Cell],
+        old: &mut Vec<Cell>,
+        recheck: bool,
+    ) -> bool {
         if path.first() != Some(&self.agents.position[a.index()]) {
             return false;
         }
@@ -155,14 +161,21 @@ impl World {
         old.clear();
         old.extend_from_slice(self.agents.plan(a));
         let old_start = self.agents.plan_start[a.index()];
-        let old_at = |t: u32| t.checked_sub(old_start).and_then(|i| old.get(i as usize)).copied();
+        let old_at = |t: u32| {
+            t.checked_sub(old_start)
+                .and_then(|i| old.get(i as usize))
+                .copied()
+        };
         for (i, &c) in old.iter().enumerate() {
             let t = old_start + i as u32;
             if t > now && path.get((t - now) as usize) != Some(&c) {
                 self.table.release(c, t, a);
             }
         }
-        let (old_last, new_last) = (*old.last().expect("plans are never empty"), *path.last().expect("non-empty"));
+        let (old_last, new_last) = (
+            *old.last().expect("plans are never empty"),
+            *path.last().expect("non-empty"),
+        );
         if old_last != new_last {
             self.table.release_hold(old_last, a);
         }
@@ -173,7 +186,9 @@ impl World {
                 debug_assert!(r.is_ok(), "checked path must be claimable: {r:?}");
             }
         }
-        let r = self.table.set_hold(new_last, now + path.len() as u32 - 1, a);
+        let r = self
+            .table
+            .set_hold(new_last, now + path.len() as u32 - 1, a);
         debug_assert!(r.is_ok(), "checked path end must be holdable");
         self.agents.set_plan(a, now, path);
         true
