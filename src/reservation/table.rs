@@ -246,23 +246,23 @@ impl ReservationTable {
 
     /// Finds the slot of `cell` in tick `tick`'s layer: `Ok(index, word)` if the
     /// cell has a current slot, `Err(index, word)` with the first free or stale
-    /// slot otherwise (`None` if the layer is full).
+    /// slot otherwise (`None` if the layer is full). Compares raw words.
     #[inline]
-    fn probe(&self, cell: Cell, tick: u32) -> Result<(usize, Entry), Option<(usize, u64)>> {
+    fn probe(&self, cell: Cell, tick: u32) -> Result<(usize, u64), Option<(usize, u64)>> {
         let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
-        let tag = self.tag(tick);
+        let tag = self.tag(tick) as u64;
+        let want = ((cell.0 as u64 + 1) << 8) | tag;
         let mut i = self.home(cell);
         for _ in 0..=self.mask {
             // Acquire pairs with the Release half of the claiming CAS, so a
             // reader that sees a claim also sees everything before it.
             let word = slots[i].load(Ordering::Acquire);
-            match Entry::unpack(word) {
-                Some(e) if e.tag == tag => {
-                    if e.cell == cell {
-                        return Ok((i, e));
-                    }
-                }
-                _ => return Err(Some((i, word))),
+            let head = word >> 28; // cell + 1 and tag
+            if head == want {
+                return Ok((i, word));
+            }
+            if head >> 8 == 0 || head & 0xFF != tag {
+                return Err(Some((i, word)));
             }
             i = (i + 1) & self.mask;
         }
@@ -328,11 +328,14 @@ impl ReservationTable {
             owner: Some(a),
         }
         .pack();
+        let owner_bits = a.0 as u64 + 1;
         loop {
             let (i, expected) = match self.probe(cell, tick) {
-                Ok((_, e)) if e.owner == Some(a) => return Ok(()),
-                Ok((_, e)) if e.owner.is_some() => return Err(ClaimError::Taken(e.owner.unwrap())),
-                Ok((i, e)) => (i, e.pack()),
+                Ok((i, word)) => match word & 0xFF_FFFF {
+                    o if o == owner_bits => return Ok(()),
+                    0 => (i, word),
+                    o => return Err(ClaimError::Taken(AgentId(o as u32 - 1))),
+                },
                 Err(Some((i, word))) => (i, word),
                 Err(None) => return Err(ClaimError::Full),
             };
@@ -354,14 +357,14 @@ impl ReservationTable {
             return;
         }
         let slots = &self.layers[(tick & (self.ring - 1)) as usize].slots;
-        if let Ok((i, e)) = self.probe(cell, tick) {
-            if e.owner == Some(a) {
-                let released = Entry { owner: None, ..e }.pack();
+        if let Ok((i, word)) = self.probe(cell, tick) {
+            if word & 0xFF_FFFF == a.0 as u64 + 1 {
                 // Only the owner releases its own claim, so a failed CAS means a
-                // concurrent release of the same claim: nothing left to do.
+                // concurrent release of the same claim: nothing left to do. The
+                // slot keeps its cell, so probe runs through it stay intact.
                 let _ = slots[i].compare_exchange(
-                    e.pack(),
-                    released,
+                    word,
+                    word & !0xFF_FFFF,
                     Ordering::AcqRel,
                     Ordering::Relaxed,
                 );
