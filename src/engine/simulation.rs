@@ -83,6 +83,14 @@ impl Simulation {
     /// One tick: replan the due units (timed), then move every unit.
     pub fn step(&mut self) {
         crate::profile_zone!("tick");
+        self.plan();
+        self.execute();
+        crate::profile_frame!();
+    }
+
+    /// The planning half of a tick: replans the due units and records the
+    /// time it took. [`Simulation::execute`] must follow before the next.
+    pub fn plan(&mut self) {
         let t0 = Instant::now();
         self.planner.plan_tick(&mut self.world);
         let ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -90,12 +98,11 @@ impl Simulation {
         if let Some(us) = self.config.budget.wall_us {
             crate::profile_plot!("budget use", ms * 1e3 / us.max(1) as f64);
         }
-        self.execute();
-        crate::profile_frame!();
     }
 
-    /// Moves every unit to where its plan puts it at the next tick.
-    fn execute(&mut self) {
+    /// The moving half of a tick: every unit goes to where its plan puts it
+    /// at the next tick, and the tick advances.
+    pub fn execute(&mut self) {
         crate::profile_zone!("execute");
         let world = &mut self.world;
         let next_tick = world.now() + 1;
