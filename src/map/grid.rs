@@ -102,6 +102,24 @@ impl Grid {
         grid
     }
 
+    /// A small grid drawn as text, one string per row: `.` is free, any other
+    /// character blocked. Handy for tests and examples.
+    ///
+    /// # Panics
+    /// If the rows are empty or of unequal length.
+    pub fn from_rows(rows: &[&str], connectivity: Connectivity) -> Self {
+        let width = rows.first().map_or(0, |r| r.chars().count());
+        assert!(
+            width > 0 && rows.iter().all(|r| r.chars().count() == width),
+            "rows must be non-empty and equally long"
+        );
+        let passable = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '.'))
+            .collect();
+        Grid::new(width as u32, rows.len() as u32, passable, connectivity)
+    }
+
     /// Returns the grid with diagonal corner cutting allowed or forbidden
     /// (only matters for 8-connectivity). Regions are relabelled.
     pub fn with_corner_cutting(mut self, allowed: bool) -> Self {

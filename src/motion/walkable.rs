@@ -134,16 +134,7 @@ mod tests {
     use crate::map::Connectivity;
 
     fn grid(rows: &[&str]) -> Grid {
-        let p = rows
-            .iter()
-            .flat_map(|r| r.chars().map(|c| c == '.'))
-            .collect();
-        Grid::new(
-            rows[0].len() as u32,
-            rows.len() as u32,
-            p,
-            Connectivity::Eight,
-        )
+        Grid::from_rows(rows, Connectivity::Eight)
     }
 
     #[test]

@@ -402,16 +402,7 @@ mod tests {
     }
 
     fn grid8(rows: &[&str]) -> Grid {
-        let p = rows
-            .iter()
-            .flat_map(|r| r.chars().map(|c| c == '.'))
-            .collect();
-        Grid::new(
-            rows[0].len() as u32,
-            rows.len() as u32,
-            p,
-            Connectivity::Eight,
-        )
+        Grid::from_rows(rows, Connectivity::Eight)
     }
 
     #[test]
