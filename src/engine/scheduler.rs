@@ -60,7 +60,7 @@ type BatchItem<'a> = (
 
 /// A pool of workers and the buffers a batch's results go into.
 pub struct Scheduler {
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     threads: usize,
     workers: Vec<Mutex<WorkerScratch>>,
     stride: usize,
@@ -79,14 +79,16 @@ impl Scheduler {
         } else {
             threads
         };
-        let pool = (threads > 1).then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("throng-worker-{i}"))
-                .start_handler(|i| crate::profiling::name_thread(&format!("throng-worker-{i}")))
-                .build()
-                .expect("worker pool")
-        });
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("throng-worker-{i}"))
+                    .start_handler(|i| crate::profiling::name_thread(&format!("throng-worker-{i}")))
+                    .build()
+                    .expect("worker pool")
+            })
+            .map(std::sync::Arc::new);
         Scheduler {
             pool,
             threads,
@@ -104,6 +106,13 @@ impl Scheduler {
             extras: Vec::new(),
             outcomes: Vec::new(),
         }
+    }
+
+    /// The worker pool, if there is one: a planner runs a whole tick's
+    /// planning inside it, so the batches it starts are shared out from a
+    /// worker (which takes part) rather than handed over from outside.
+    pub fn pool_handle(&self) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+        self.pool.clone()
     }
 
     /// Worker threads.

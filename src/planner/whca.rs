@@ -301,7 +301,12 @@ impl Planner for WindowedHca {
         let started = Instant::now();
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
-        let r = self.plan_units(world, &mut due, self.budget, started);
+        let budget = self.budget;
+        let pool = self.scheduler.pool_handle();
+        let r = match pool {
+            Some(pool) => pool.install(|| self.plan_units(world, &mut due, budget, started)),
+            None => self.plan_units(world, &mut due, budget, started),
+        };
         self.due = due;
         self.stats.searches += r.searches;
         self.stats.carried_over += r.carried;
