@@ -180,7 +180,7 @@ impl Scheduler {
                                 .zip(extras.par_chunks_mut(stride)),
                         ),
                     )
-                    .with_min_len(4)
+                    .with_min_len(1)
                     .for_each(one)
             }),
             _ => batch

@@ -28,7 +28,7 @@ const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 /// Rounds of re-searching units whose result conflicted at commit, per tick.
 const MAX_ROUNDS: usize = 4;
 /// Most units searched together before their results are committed.
-pub const MAX_BATCH: usize = 128;
+pub const MAX_BATCH: usize = 256;
 
 /// Units searched together before their results are committed: fixed by the
 /// unit count, never by the thread count, so the outcome does not depend on
