@@ -2,12 +2,11 @@
 //! breadth-first table from each goal, so A* updates the sum of distances
 //! with two lookups per move assignment.
 
-use std::collections::VecDeque;
-
+use crate::distance::bfs_distances;
 use crate::map::{Cell, Grid};
 
 /// Marks a cell from which the goal cannot be reached.
-pub const UNREACHABLE: u32 = u32::MAX;
+pub use crate::distance::UNREACHABLE;
 
 /// Moves from every cell to one goal, ignoring other units.
 #[derive(Clone, Debug)]
@@ -19,24 +18,9 @@ impl DistanceTable {
     /// Breadth-first search from `goal` (moves are symmetric, so the table
     /// holds the distance from each cell to the goal).
     pub fn new(grid: &Grid, goal: Cell) -> Self {
-        let mut dist = vec![UNREACHABLE; grid.cell_count()];
-        let mut queue = VecDeque::new();
-        if grid.is_passable(goal) {
-            dist[goal.index()] = 0;
-            queue.push_back(goal);
+        Self {
+            dist: bfs_distances(grid, goal),
         }
-        let mut buf = [Cell(0); 8];
-        while let Some(c) = queue.pop_front() {
-            let d = dist[c.index()] + 1;
-            let n = grid.neighbors(c, &mut buf);
-            for &nb in &buf[..n] {
-                if dist[nb.index()] == UNREACHABLE {
-                    dist[nb.index()] = d;
-                    queue.push_back(nb);
-                }
-            }
-        }
-        Self { dist }
     }
 
     /// Moves from `cell` to the goal, or [`UNREACHABLE`].
