@@ -19,7 +19,6 @@ use std::sync::Arc;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use plotters::prelude::*;
 
 use crate::engine::{RunSummary, SimConfig, Simulation};
 use crate::map::{
@@ -329,25 +328,10 @@ fn chart(
     f: fn(&BnayaPoint) -> f64,
     log: bool,
 ) -> Result<(), CliError> {
-    let err =
-        |e: &dyn std::fmt::Display| CliError::Other(format!("{}: chart: {e}", path.display()));
-    let values = points.iter().map(f).filter(|v| v.is_finite());
-    let ymax = values.clone().fold(0.0, f64::max).max(1e-3) * 1.1;
-    let ymin = values.fold(f64::INFINITY, f64::min).max(1e-3) * 0.9;
-    let xmax = *agents.iter().max().unwrap_or(&70) as f64;
-    let xmin = *agents.iter().min().unwrap_or(&0) as f64;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut builder = ChartBuilder::on(&root);
-        builder
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64);
-        let series = |label: &String| -> Vec<(f64, f64)> {
-            agents
+    let lines: Vec<(String, Vec<(f64, f64)>)> = planners
+        .iter()
+        .map(|label| {
+            let pts = agents
                 .iter()
                 .filter_map(|&n| {
                     points
@@ -355,44 +339,11 @@ fn chart(
                         .find(|p| &p.planner == label && p.agents == n)
                         .map(|p| (n as f64, f(p)))
                 })
-                .collect()
-        };
-        macro_rules! draw {
-            ($c:expr) => {{
-                let mut c = $c;
-                c.configure_mesh()
-                    .x_desc("units")
-                    .y_desc(title)
-                    .draw()
-                    .map_err(|e| err(&e))?;
-                for (k, label) in planners.iter().enumerate() {
-                    let color = Palette99::pick(k).to_rgba();
-                    c.draw_series(LineSeries::new(series(label), color.stroke_width(2)))
-                        .map_err(|e| err(&e))?
-                        .label(label.clone())
-                        .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                        });
-                }
-                c.configure_series_labels()
-                    .border_style(BLACK)
-                    .background_style(WHITE)
-                    .draw()
-                    .map_err(|e| err(&e))?;
-            }};
-        }
-        if log {
-            draw!(builder
-                .build_cartesian_2d(xmin..xmax, (ymin..ymax).log_scale())
-                .map_err(|e| err(&e))?);
-        } else {
-            draw!(builder
-                .build_cartesian_2d(xmin..xmax, 0.0..ymax)
-                .map_err(|e| err(&e))?);
-        }
-        root.present().map_err(|e| err(&e))?;
-    }
-    write_file(path, svg)
+                .collect();
+            (label.clone(), pts)
+        })
+        .collect();
+    super::chart::planner_lines(path, title, &lines, log)
 }
 
 /// The experiment's results.

@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use plotters::prelude::*;
 
 use crate::engine::{SimConfig, Simulation};
 use crate::map::{generate_map, random_instance, Connectivity, GeneratorSpec};
@@ -214,31 +213,11 @@ fn chart(
     agents: &[usize],
     f: fn(&SilverPoint) -> f64,
 ) -> Result<(), CliError> {
-    let err =
-        |e: &dyn std::fmt::Display| CliError::Other(format!("{}: chart: {e}", path.display()));
-    let ymax = points.iter().map(f).fold(0.0, f64::max).max(1e-3) * 1.1;
-    let xmax = *agents.iter().max().unwrap_or(&100) as f64;
-    let xmin = *agents.iter().min().unwrap_or(&0) as f64;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut c = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(xmin..xmax, 0.0..ymax)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("units")
-            .y_desc(title)
-            .draw()
-            .map_err(|e| err(&e))?;
-        for (k, planner) in silver_planners().iter().enumerate() {
+    let lines: Vec<(String, Vec<(f64, f64)>)> = silver_planners()
+        .iter()
+        .map(|planner| {
             let label = planner.label();
-            let color = Palette99::pick(k).to_rgba();
-            let series: Vec<(f64, f64)> = agents
+            let pts = agents
                 .iter()
                 .filter_map(|&n| {
                     points
@@ -247,21 +226,10 @@ fn chart(
                         .map(|p| (n as f64, f(p)))
                 })
                 .collect();
-            c.draw_series(LineSeries::new(series, color.stroke_width(2)))
-                .map_err(|e| err(&e))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-        }
-        c.configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-    }
-    write_file(path, svg)
+            (label, pts)
+        })
+        .collect();
+    super::chart::planner_lines(path, title, &lines, false)
 }
 
 /// Runs the experiment, prints the tables, writes CSV and SVG charts.
