@@ -72,3 +72,37 @@ fn corner_cutting_maps_stay_valid() {
         assert_eq!(s.collisions, 0, "{}", planner.label());
     }
 }
+
+/// WHCA*'s initial planning lets earlier units route through later units'
+/// starts. Here unit 0 plans straight along a one-wide corridor through
+/// unit 1's start, and unit 1, parked on its goal, cannot get out of the
+/// way: its start must be pinned and unit 0 must plan again around it. No
+/// collision, whatever the window.
+#[test]
+fn a_unit_that_cannot_leave_its_start_is_pinned_there() {
+    use throng::map::{Grid, Instance};
+    let grid = Arc::new(Grid::from_rows(&["......"], Connectivity::Four));
+    let c = |x: u32| grid.cell(x, 0);
+    let inst = Instance {
+        grid: grid.clone(),
+        starts: vec![c(0), c(3)],
+        goals: vec![c(5), c(3)],
+        map_name: "corridor".into(),
+    };
+    for window in [2, 4, 8, 16] {
+        let mut sim = Simulation::new(
+            &inst,
+            SimConfig {
+                planner: PlannerKind::Whca { window },
+                max_ticks: 30,
+                ..SimConfig::default()
+            },
+        );
+        let s = sim.run();
+        assert_eq!(s.collisions, 0, "window {window}: {s:?}");
+        let trajectory = sim.trajectory();
+        for tick in trajectory.chunks(2) {
+            assert_ne!(tick[0], tick[1], "window {window}: shared cell");
+        }
+    }
+}

@@ -11,6 +11,10 @@ use crate::map::Cell;
 pub enum CellMap {
     /// One slot per map cell.
     Dense(Vec<u32>),
+    /// One half-word per map cell, for maps of fewer than 2^15 cells: values
+    /// below 2^15, plus the top bit (bit 31 of the value) kept in bit 15.
+    /// Half the memory to zero and to cache.
+    Compact(Vec<u16>),
     /// Only the cells written.
     Sparse(FxHashMap<u32, u32>),
 }
@@ -24,7 +28,9 @@ impl Default for CellMap {
 impl CellMap {
     /// A dense map for `cells` cells, or a sparse one.
     pub fn new(cells: usize, dense: bool) -> Self {
-        if dense {
+        if dense && cells < COMPACT_CELLS {
+            CellMap::Compact(vec![0; cells])
+        } else if dense {
             CellMap::Dense(vec![0; cells])
         } else {
             CellMap::Sparse(FxHashMap::default())
@@ -36,6 +42,7 @@ impl CellMap {
     pub fn get(&self, c: Cell) -> u32 {
         match self {
             CellMap::Dense(v) => v[c.index()],
+            CellMap::Compact(v) => CellSlots::get(v.as_slice(), c),
             CellMap::Sparse(m) => m.get(&c.0).copied().unwrap_or(0),
         }
     }
@@ -45,6 +52,7 @@ impl CellMap {
     pub fn set(&mut self, c: Cell, value: u32) {
         match self {
             CellMap::Dense(v) => v[c.index()] = value,
+            CellMap::Compact(v) => CellSlots::set(v.as_mut_slice(), c, value),
             CellMap::Sparse(m) => {
                 m.insert(c.0, value);
             }
@@ -55,8 +63,56 @@ impl CellMap {
     pub fn clear(&mut self) {
         match self {
             CellMap::Dense(v) => v.fill(0),
+            CellMap::Compact(v) => v.fill(0),
             CellMap::Sparse(m) => m.clear(),
         }
+    }
+}
+
+/// Cell → value storage as a search's inner loop uses it, so the loop is
+/// compiled once per layout instead of matching on [`CellMap`] per access.
+pub trait CellSlots {
+    /// The value at `c` (0 if absent).
+    fn get(&self, c: Cell) -> u32;
+    /// Sets the value at `c`.
+    fn set(&mut self, c: Cell, value: u32);
+}
+
+impl CellSlots for [u32] {
+    #[inline]
+    fn get(&self, c: Cell) -> u32 {
+        self[c.index()]
+    }
+    #[inline]
+    fn set(&mut self, c: Cell, value: u32) {
+        self[c.index()] = value;
+    }
+}
+
+/// Maps with fewer cells than this use [`CellMap::Compact`].
+const COMPACT_CELLS: usize = 1 << 15;
+
+impl CellSlots for [u16] {
+    #[inline]
+    fn get(&self, c: Cell) -> u32 {
+        let v = self[c.index()] as u32;
+        (v & 0x7FFF) | ((v & 0x8000) << 16)
+    }
+    #[inline]
+    fn set(&mut self, c: Cell, value: u32) {
+        debug_assert!(value & 0x7FFF_8000 == 0, "value {value:#x} too large");
+        self[c.index()] = ((value & 0x7FFF) | ((value >> 16) & 0x8000)) as u16;
+    }
+}
+
+impl CellSlots for FxHashMap<u32, u32> {
+    #[inline]
+    fn get(&self, c: Cell) -> u32 {
+        FxHashMap::get(self, &c.0).copied().unwrap_or(0)
+    }
+    #[inline]
+    fn set(&mut self, c: Cell, value: u32) {
+        self.insert(c.0, value);
     }
 }
 

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use parking_lot::Mutex;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
@@ -112,18 +113,22 @@ pub fn unit_heuristics(
         .count();
     let dense = dense_fits(grid.cell_count(), own);
     let landmarks = (!dense && own > 0).then(|| Arc::new(Landmarks::build(grid, LANDMARKS)));
+    let shared = |g: &Cell| count[g] >= share_from.max(2);
     let mut tables: FxHashMap<Cell, Arc<[u32]>> = FxHashMap::default();
+    for g in goals.iter().filter(|g| shared(g)) {
+        tables
+            .entry(*g)
+            .or_insert_with(|| bfs_distances(grid, *g).into());
+    }
+    // Each unit's own search is independent of the others': built on the
+    // calling thread pool's workers (all of them inside `pool.install`).
     let heuristics = starts
-        .iter()
+        .par_iter()
         .zip(goals)
+        .with_min_len(16)
         .map(|(&s, &g)| {
-            let h = if count[&g] >= share_from.max(2) {
-                Heuristic::Shared(
-                    tables
-                        .entry(g)
-                        .or_insert_with(|| bfs_distances(grid, g).into())
-                        .clone(),
-                )
+            let h = if shared(&g) {
+                Heuristic::Shared(tables[&g].clone())
             } else if let Some(table) = &landmarks {
                 Heuristic::Landmarks {
                     table: table.clone(),

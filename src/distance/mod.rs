@@ -8,7 +8,7 @@ mod landmarks;
 mod rra;
 
 pub use bfs::bfs_distances;
-pub use cell_map::{dense_fits, CellMap};
+pub use cell_map::{dense_fits, CellMap, CellSlots};
 pub use goal_distances::{unit_heuristics, Heuristic, UnitOracle};
 pub use landmarks::Landmarks;
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

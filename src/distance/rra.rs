@@ -3,31 +3,23 @@
 //! towards the unit's original position and is resumed, never restarted, when
 //! a distance outside its closed list is asked for.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use super::CellMap;
+use super::{CellMap, CellSlots};
 
 use crate::map::{Cell, Grid};
+use crate::search::BucketQueue;
 
 /// Distance meaning "no path".
 pub const UNREACHABLE: u32 = u32::MAX;
 
 const CLOSED: u32 = 1 << 31;
 
-/// Open-list key in one word: f (20 bits), then `0xFFFF - g` (16 bits, deeper
-/// first on ties; wraps harmlessly past 65535), then the cell (28 bits).
-#[inline]
-fn key(f: u32, g: u32, cell: Cell) -> u64 {
-    ((f.min(0xF_FFFF) as u64) << 44) | (((0xFFFF - (g & 0xFFFF)) as u64) << 28) | cell.0 as u64
-}
-
 /// One unit's RRA* search: its own open and closed lists, kept across windows.
 #[derive(Clone, Debug, Default)]
 pub struct ReverseResumableAStar {
     goal: Cell,
     origin: Cell,
-    open: BinaryHeap<Reverse<u64>>,
+    /// Open list: cells by f (unit costs and a consistent heuristic).
+    open: BucketQueue,
     /// Per cell: 0 unseen, else `g + 1`, with [`CLOSED`] set once closed.
     state: CellMap,
     closed_count: usize,
@@ -51,10 +43,12 @@ impl ReverseResumableAStar {
         let mut rra = ReverseResumableAStar {
             state: CellMap::new(grid.cell_count(), dense),
             // Room for a typical search's frontier, so resumes rarely allocate.
-            open: BinaryHeap::with_capacity(if dense {
-                grid.cell_count().min(4096)
+            // Room for a typical search's frontier, so resumes in steady
+            // state rarely allocate (the memory is touched only when used).
+            open: BucketQueue::with_capacity(if dense {
+                (grid.cell_count() / 4).clamp(64, 1024)
             } else {
-                256
+                64
             }),
             ..Default::default()
         };
@@ -66,13 +60,15 @@ impl ReverseResumableAStar {
     pub fn restart(&mut self, grid: &Grid, goal: Cell, origin: Cell) {
         self.goal = goal;
         self.origin = origin;
-        self.open.clear();
-        self.state.clear();
+        if self.closed_count > 0 || !self.open.is_empty() {
+            // (A new search's state is already zeroed.)
+            self.open.clear();
+            self.state.clear();
+        }
         self.closed_count = 0;
         self.expanded = 0;
         self.state.set(goal, 1);
-        self.open
-            .push(Reverse(key(grid.grid_distance(goal, origin), 0, goal)));
+        self.open.push(grid.grid_distance(goal, origin), goal.0);
         self.resume(grid, origin);
     }
 
@@ -95,52 +91,31 @@ impl ReverseResumableAStar {
         if !grid.reachable(self.goal, target) {
             return false;
         }
-        let mut buf = [Cell(0); 8];
         self.paused = false;
-        let mut since_check = 0u32;
-        while let Some(Reverse(k)) = self.open.peek().copied() {
-            since_check += 1;
-            if since_check == 256 {
-                since_check = 0;
-                if self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d)
-                {
-                    // Paused with the open list intact: the next resume goes on.
-                    self.paused = true;
-                    return false;
-                }
-            }
-            self.open.pop();
-            let p = (k & 0xFFF_FFFF) as u32;
-            let st = self.state.get(Cell(p));
-            if st & CLOSED != 0 {
-                continue;
-            }
-            let g = st - 1;
-            self.state.set(Cell(p), (g + 1) | CLOSED);
-            self.closed_count += 1;
-            self.expanded += 1;
-            // Successors in reverse order, so ties break the same way as the
-            // forward search does.
-            let n = grid.neighbors(Cell(p), &mut buf);
-            for &q in buf[..n].iter().rev() {
-                let st = self.state.get(q);
-                if st & CLOSED != 0 {
-                    continue;
-                }
-                let qg = g + 1;
-                if st == 0 || qg + 1 < st {
-                    self.state.set(q, qg + 1);
-                    let f = qg + grid.grid_distance(q, self.origin);
-                    self.open.push(Reverse(key(f, qg, q)));
-                }
-            }
-            if p == target.0 {
-                return true;
+        let mut run = Resume {
+            grid,
+            open: &mut self.open,
+            origin: grid.xy(self.origin),
+            target,
+            deadline: self.deadline,
+            closed: 0,
+        };
+        let outcome = match &mut self.state {
+            CellMap::Dense(v) => run.run(v.as_mut_slice()),
+            CellMap::Compact(v) => run.run(v.as_mut_slice()),
+            CellMap::Sparse(m) => run.run(m),
+        };
+        let closed = run.closed;
+        self.closed_count += closed;
+        self.expanded += closed;
+        match outcome {
+            Some(reached) => reached,
+            None => {
+                // Paused with the open list intact: the next resume goes on.
+                self.paused = true;
+                false
             }
         }
-        false
     }
 
     /// The true distance from `cell` if the search has already closed it.
@@ -163,6 +138,69 @@ impl ReverseResumableAStar {
         } else {
             UNREACHABLE
         }
+    }
+}
+
+/// One resumption of the search, generic over the state's layout.
+struct Resume<'a> {
+    grid: &'a Grid,
+    open: &'a mut BucketQueue,
+    /// Coordinates of the origin the search heads for (its heuristic's target).
+    origin: (u32, u32),
+    target: Cell,
+    deadline: Option<std::time::Instant>,
+    /// Cells closed by this run.
+    closed: usize,
+}
+
+impl Resume<'_> {
+    /// Runs until `target` is closed (`Some(true)`), the open list empties
+    /// (`Some(false)`) or the deadline passes (`None`).
+    #[inline]
+    fn run<S: CellSlots + ?Sized>(&mut self, state: &mut S) -> Option<bool> {
+        let grid = self.grid;
+        let (ox, oy) = self.origin;
+        let four = grid.connectivity() == crate::map::Connectivity::Four;
+        let mut buf = [Cell(0); 8];
+        let mut since_check = 0u32;
+        while !self.open.is_empty() {
+            since_check += 1;
+            if since_check == 256 {
+                since_check = 0;
+                if self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+                {
+                    return None;
+                }
+            }
+            let (_, p) = self.open.pop().expect("not empty");
+            let p = Cell(p);
+            let st = state.get(p);
+            if st & CLOSED != 0 {
+                continue;
+            }
+            let g = st - 1;
+            state.set(p, (g + 1) | CLOSED);
+            self.closed += 1;
+            let n = grid.neighbors(p, &mut buf);
+            let qg = g + 1;
+            for &q in buf[..n].iter().rev() {
+                let st = state.get(q);
+                if st & CLOSED != 0 || (st != 0 && st <= qg + 1) {
+                    continue;
+                }
+                state.set(q, qg + 1);
+                let (qx, qy) = grid.xy(q);
+                let (dx, dy) = (qx.abs_diff(ox), qy.abs_diff(oy));
+                let h = if four { dx + dy } else { dx.max(dy) };
+                self.open.push(qg + h, q.0);
+            }
+            if p == self.target {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 }
 

@@ -74,6 +74,10 @@ pub struct Grid {
     moves: Vec<u8>,
     /// Index offset of each move, `dx + dy * width`.
     move_delta: [i64; 8],
+    /// `ceil(2^48 / width)` (0 for widths above 2^16): `cell / width` as a
+    /// multiply and a shift, since searches split cells into coordinates on
+    /// every move they price.
+    row_magic: u64,
 }
 
 impl Grid {
@@ -97,6 +101,11 @@ impl Grid {
             region_count: 0,
             moves: Vec::new(),
             move_delta: MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64),
+            row_magic: if width <= 1 << 16 {
+                (1u64 << 48).div_ceil(width.max(1) as u64)
+            } else {
+                0
+            },
         };
         grid.label_regions();
         grid
@@ -185,7 +194,13 @@ impl Grid {
     /// Column and row of a cell.
     #[inline]
     pub fn xy(&self, cell: Cell) -> (u32, u32) {
-        (cell.0 % self.width, cell.0 / self.width)
+        if self.row_magic == 0 {
+            return (cell.0 % self.width, cell.0 / self.width);
+        }
+        // Exact: with `row_magic = (2^48 + e) / width`, `e < width <= 2^16`,
+        // the error `cell * e / (width * 2^48)` stays below `1 / width`.
+        let y = ((cell.0 as u128 * self.row_magic as u128) >> 48) as u32;
+        (cell.0 - y * self.width, y)
     }
 
     /// Whether a unit may stand on the cell.
@@ -355,6 +370,45 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coordinates_match_division() {
+        for width in [
+            1u32,
+            3,
+            7,
+            32,
+            100,
+            481,
+            1000,
+            65_535,
+            65_536,
+            65_537,
+            1 << 20,
+        ] {
+            let g = Grid::new(width, 1, vec![true; width as usize], Connectivity::Four);
+            let cells = [
+                0u32,
+                1,
+                width - 1,
+                width,
+                width + 1,
+                12_345_678,
+                u32::MAX / 2,
+                u32::MAX,
+            ];
+            for c in cells
+                .into_iter()
+                .chain((0..20_000).map(|i| i * 214_013 + 2_531_011))
+            {
+                assert_eq!(
+                    g.xy(Cell(c)),
+                    (c % width, c / width),
+                    "width {width}, cell {c}"
+                );
+            }
+        }
+    }
 
     fn grid(rows: &[&str], c: Connectivity) -> Grid {
         let h = rows.len() as u32;

@@ -277,14 +277,43 @@ impl Planner for WindowedHca {
 
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
-        let (heuristics, shared) =
-            unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2);
+        let pool = self.scheduler.pool_handle();
+        let (heuristics, shared) = match &pool {
+            Some(pool) => {
+                pool.install(|| unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2))
+            }
+            None => unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2),
+        };
         self.heuristics = heuristics;
         self.shared_tables = shared;
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();
-        let r = self.plan_units(world, &mut due, Budget::default(), Instant::now());
+        // Optimistic start: the units about to plan stand on their starts at
+        // tick 0 only, so earlier units may route through later ones' starts.
+        for &a in &order {
+            world.table.release_hold(world.agents.start[a.index()], a);
+        }
+        let mut r = Round::default();
+        loop {
+            let round = match &pool {
+                Some(pool) => pool.install(|| {
+                    self.plan_units(world, &mut due, Budget::default(), Instant::now())
+                }),
+                None => self.plan_units(world, &mut due, Budget::default(), Instant::now()),
+            };
+            r.searches += round.searches;
+            // A unit left without a plan stays on its start for good, and
+            // whoever planned through that start plans again around it.
+            let replan = pin_unplanned_starts(world, &order);
+            if replan.is_empty() {
+                break;
+            }
+            for &a in &replan {
+                world.agents.set_flag(a, AgentFlags::QUEUED, true);
+            }
+            due.extend_from_slice(&replan);
+        }
         self.stats.searches += r.searches;
         // Stagger: about 2n/w units replan on each later tick.
         let half = (self.window / 2).max(1);
@@ -329,6 +358,45 @@ impl Planner for WindowedHca {
     fn threads(&self) -> usize {
         self.scheduler.threads()
     }
+}
+
+/// After an optimistic initial round: holds the start of every unit in
+/// `units` that found no plan (its search failed, or it is still queued), so
+/// it can wait there safely, and drops the plans of the units that claimed
+/// that start after tick 0 or hold it; returns those, which must plan again.
+/// Pinning only adds holds, so the rounds end: at worst every start is held,
+/// as if the start had not been optimistic.
+fn pin_unplanned_starts(world: &mut World, units: &[AgentId]) -> Vec<AgentId> {
+    let mut replan: Vec<AgentId> = Vec::new();
+    let mut through: Vec<AgentId> = Vec::new();
+    for &b in units {
+        let i = b.index();
+        let start = world.agents.start[i];
+        let last = *world.agents.plan(b).last().expect("plans are never empty");
+        if world.table.hold(last).is_some_and(|(h, _)| h == b) {
+            continue;
+        }
+        debug_assert_eq!(last, start, "an unplanned unit's plan is its start");
+        through.clear();
+        through.extend(
+            (1..=world.table.last_tick())
+                .filter_map(|t| world.table.layer_owner(start, t))
+                .chain(world.table.hold(start).map(|(h, _)| h))
+                .filter(|&v| v != b),
+        );
+        for v in through.drain(..) {
+            if replan.contains(&v) {
+                continue;
+            }
+            world.release_plan(v);
+            let vs = world.agents.start[v.index()];
+            world.agents.set_plan(v, 0, &[vs]);
+            replan.push(v);
+        }
+        let pinned = world.table.set_hold(start, 0, b);
+        debug_assert!(pinned.is_ok(), "every other claim on the start was dropped");
+    }
+    replan
 }
 
 /// Follows the true-distance gradient from `from` for up to `steps` cells and

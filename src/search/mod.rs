@@ -1,8 +1,10 @@
 //! Search kernels with reusable scratch memory.
 
+mod bucket_queue;
 mod radix_heap;
 mod space_time;
 mod spatial;
 
+pub use bucket_queue::BucketQueue;
 pub use space_time::{Depth, DistanceOracle, SpaceTimeAStar, SpaceTimeQuery};
 pub use spatial::{MoveCosts, SearchStatus, SpatialAStar};

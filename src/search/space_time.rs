@@ -350,9 +350,10 @@ impl SpaceTimeAStar {
                 table.prefetch(c, tick);
             }
             table.prefetch(n.cell, tick + 1);
+            let step_view = table.step(tick);
             // Moves, then the wait action.
             for next in buf[..count].iter().copied().chain(std::iter::once(n.cell)) {
-                if !table.move_is_free(grid, q.agent, n.cell, next, tick) {
+                if !step_view.move_is_free(grid, q.agent, n.cell, next) {
                     continue;
                 }
                 let step = if windowed && next == n.cell && next == q.goal {
