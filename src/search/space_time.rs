@@ -98,8 +98,11 @@ struct Node {
 
 /// Open-list keys pack into one `u64` so the heap compares single words:
 /// bits 63..40 f, bits 39..24 `u16::MAX - depth` (deeper first on ties),
-/// bit 23 terminal edge, bits 22..0 node id.
-const TERMINAL: u64 = 1 << 23;
+/// bit 23 set while h is only a lower bound (exact nodes first: they may
+/// finish the search before the lower bounds need paying for), bit 22
+/// terminal edge, bits 21..0 node id.
+const INEXACT: u64 = 1 << 23;
+const TERMINAL: u64 = 1 << 22;
 const ID_MASK: u64 = TERMINAL - 1;
 /// Most nodes one search may create (the id field's range).
 const MAX_NODES: usize = ID_MASK as usize;
@@ -117,8 +120,8 @@ fn key(f: u32, depth: u32, item: u64) -> u64 {
 /// (cell, depth) → node id: dense with generation stamps when it fits, else hashed.
 #[derive(Clone, Debug, Default)]
 struct NodeIndex {
-    stamp: Vec<u32>,
-    id: Vec<u32>,
+    /// Per slot, the generation that wrote it (high half) and the node id.
+    slots: Vec<u64>,
     generation: u32,
     cells: usize,
     dense: bool,
@@ -131,14 +134,13 @@ impl NodeIndex {
         let slots = cells.saturating_mul(depths);
         self.dense = slots <= DENSE_SLOTS;
         if self.dense {
-            if self.stamp.len() < slots {
-                self.stamp = vec![0; slots];
-                self.id = vec![0; slots];
+            if self.slots.len() < slots {
+                self.slots = vec![0; slots];
                 self.generation = 0;
             }
             self.generation = self.generation.wrapping_add(1);
             if self.generation == 0 {
-                self.stamp.fill(0);
+                self.slots.fill(0);
                 self.generation = 1;
             }
         } else {
@@ -149,8 +151,8 @@ impl NodeIndex {
     #[inline]
     fn get(&self, cell: Cell, depth: u32) -> Option<u32> {
         if self.dense {
-            let i = depth as usize * self.cells + cell.index();
-            (self.stamp[i] == self.generation).then(|| self.id[i])
+            let word = self.slots[depth as usize * self.cells + cell.index()];
+            ((word >> 32) as u32 == self.generation).then_some(word as u32)
         } else {
             self.sparse
                 .get(&(((depth as u64) << 32) | cell.0 as u64))
@@ -161,9 +163,8 @@ impl NodeIndex {
     #[inline]
     fn insert(&mut self, cell: Cell, depth: u32, id: u32) {
         if self.dense {
-            let i = depth as usize * self.cells + cell.index();
-            self.stamp[i] = self.generation;
-            self.id[i] = id;
+            self.slots[depth as usize * self.cells + cell.index()] =
+                ((self.generation as u64) << 32) | id as u64;
         } else {
             self.sparse
                 .insert(((depth as u64) << 32) | cell.0 as u64, id);
@@ -376,7 +377,12 @@ impl SpaceTimeAStar {
                     }
                 };
                 if let Some((id, f)) = self.node(next, depth, g, item, hn) {
-                    self.open.push(Reverse(key(f, depth, id as u64)));
+                    let inexact = if self.nodes[id as usize].exact {
+                        0
+                    } else {
+                        INEXACT
+                    };
+                    self.open.push(Reverse(key(f, depth, inexact | id as u64)));
                 }
             }
         }
