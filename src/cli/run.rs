@@ -309,5 +309,11 @@ pub fn print_summary(s: &RunSummary) {
         "searches             {} ({} failed, {} re-run after a commit conflict), {} nodes, {} heuristic nodes",
         s.searches, s.failed_searches, s.commit_conflicts, s.expanded, s.heuristic_expanded
     );
+    if s.promotions > 0 {
+        println!(
+            "promotions           {} ({} moved units out of the way, {} rolled back)",
+            s.promotions, s.promotions_kept, s.promotions_rolled_back
+        );
+    }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

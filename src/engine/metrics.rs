@@ -71,6 +71,13 @@ pub struct RunSummary {
     pub expanded: u64,
     /// True-distance nodes expanded.
     pub heuristic_expanded: u64,
+    /// Promoted searches (Silver's unit priorities) and how many of their
+    /// plans were kept.
+    pub promotions: u64,
+    /// See [`RunSummary::promotions`].
+    pub promotions_kept: u64,
+    /// Promotions undone because a unit in the way found no other plan.
+    pub promotions_rolled_back: u64,
 }
 
 /// Percentile `p` (0..=100) of `values` by nearest rank.

@@ -231,6 +231,7 @@ impl CoCore {
             goal_wait_cost: 1,
             max_expansions: self.max_expansions,
             deadline: None,
+            overriding: None,
         };
         let rra = &mut self.rra[i];
         let before = rra.expanded;

@@ -60,6 +60,7 @@ impl CooperativeAStar {
             goal_wait_cost: 1,
             max_expansions: self.max_expansions,
             deadline: None,
+            overriding: None,
         };
         let before = self.rra.get(i).map_or(0, |r| r.expanded);
         let search = &mut self.search;

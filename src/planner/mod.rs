@@ -37,6 +37,13 @@ pub struct PlannerStats {
     pub carried_over: u64,
     /// True-distance tables shared by units bound for a common goal.
     pub shared_distance_tables: u64,
+    /// Searches of promoted units (Silver's unit priorities), and how many
+    /// of their plans were kept (every overridden unit found a way out).
+    pub promotions: u64,
+    /// See [`PlannerStats::promotions`].
+    pub promotions_kept: u64,
+    /// Promotions undone because a unit in the way found no other plan.
+    pub promotions_rolled_back: u64,
 }
 
 /// An online planner inside the tick loop.

@@ -582,6 +582,70 @@ impl ReservationTable {
         true
     }
 
+    /// Calls `blocker` with every unit (other than `a`) that makes the move
+    /// of `a` from `from` (at `tick`) to `to` (at `tick + 1`) illegal: the
+    /// unit on `to` next, a unit swapping with it, a unit crossing its
+    /// diagonal. A unit may be named more than once.
+    pub fn move_blockers(
+        &self,
+        grid: &Grid,
+        a: AgentId,
+        from: Cell,
+        to: Cell,
+        tick: u32,
+        blocker: &mut dyn FnMut(AgentId),
+    ) {
+        let mut report = |b: Option<AgentId>| {
+            if let Some(b) = b.filter(|&b| b != a) {
+                blocker(b);
+            }
+        };
+        report(self.occupant(to, tick + 1));
+        if from == to {
+            return;
+        }
+        if let Some(b) = self.occupant(to, tick) {
+            if self.occupant(from, tick + 1) == Some(b) {
+                report(Some(b));
+            }
+        }
+        let step = from.0.abs_diff(to.0);
+        if step != 1 && step != grid.width() {
+            let ((fx, fy), (tx, ty)) = (grid.xy(from), grid.xy(to));
+            let (c1, c2) = (grid.cell(tx, fy), grid.cell(fx, ty));
+            for (p, q) in [(c1, c2), (c2, c1)] {
+                if let Some(b) = self.occupant(p, tick) {
+                    if self.occupant(q, tick + 1) == Some(b) {
+                        report(Some(b));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `blocker` with every unit (other than `a`) that keeps `a` from
+    /// staying on `cell` for good from `tick` on: its holder, and whoever
+    /// claims it later.
+    pub fn stay_blockers(
+        &self,
+        cell: Cell,
+        tick: u32,
+        a: AgentId,
+        blocker: &mut dyn FnMut(AgentId),
+    ) {
+        if let Some((b, _)) = self.hold(cell).filter(|&(b, _)| b != a) {
+            blocker(b);
+        }
+        let last = self
+            .last_tick()
+            .min(self.latest.load(Ordering::Acquire) as u32);
+        for t in tick.max(self.now)..=last {
+            if let Some(b) = self.layer_owner(cell, t).filter(|&b| b != a) {
+                blocker(b);
+            }
+        }
+    }
+
     /// Whether unit `a` could stay on `cell` forever from `tick` on: no other
     /// unit's claim in any later layer and no other unit's hold.
     pub fn free_from(&self, cell: Cell, tick: u32, a: AgentId) -> bool {

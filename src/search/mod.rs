@@ -6,5 +6,5 @@ mod space_time;
 mod spatial;
 
 pub use bucket_queue::BucketQueue;
-pub use space_time::{Depth, DistanceOracle, SpaceTimeAStar, SpaceTimeQuery};
+pub use space_time::{Depth, DistanceOracle, Overriding, SpaceTimeAStar, SpaceTimeQuery};
 pub use spatial::{MoveCosts, SearchStatus, SpatialAStar};

@@ -34,7 +34,7 @@ pub enum Depth {
 
 /// One space-time search's inputs.
 #[derive(Clone, Copy, Debug)]
-pub struct SpaceTimeQuery {
+pub struct SpaceTimeQuery<'a> {
     /// The searching unit (its own reservations do not block it).
     pub agent: AgentId,
     /// Where it stands at `start_tick`.
@@ -53,6 +53,55 @@ pub struct SpaceTimeQuery {
     /// Stop (and report [`SpaceTimeAStar::aborted`]) once this instant has
     /// passed: a tick's wall-clock budget reaches into long searches too.
     pub deadline: Option<std::time::Instant>,
+    /// A promoted unit's search (Silver's unit priorities): reservations of
+    /// the units this accepts count as free, at an extra cost per move that
+    /// overrides them. The caller must move those units out of the way (or
+    /// give up the plan) before committing it.
+    pub overriding: Option<Overriding<'a>>,
+}
+
+/// Which reservations a promoted search may override, and at what cost.
+#[derive(Clone, Copy)]
+pub struct Overriding<'a> {
+    /// Whether the reservations of this unit may be overridden.
+    pub may_override: &'a (dyn Fn(AgentId) -> bool + Sync),
+    /// Added to the cost of a move (or of the window's last cell) that
+    /// overrides a reservation, so the search goes round others when it can.
+    pub cost: u32,
+}
+
+impl std::fmt::Debug for Overriding<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overriding")
+            .field("cost", &self.cost)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Overriding<'_> {
+    /// Whether every unit blocking the move may be overridden.
+    fn move_allowed(
+        &self,
+        grid: &Grid,
+        table: &ReservationTable,
+        a: AgentId,
+        from: Cell,
+        to: Cell,
+        tick: u32,
+    ) -> bool {
+        let mut ok = true;
+        table.move_blockers(grid, a, from, to, tick, &mut |b| {
+            ok &= (self.may_override)(b)
+        });
+        ok
+    }
+
+    /// Whether every unit keeping `a` from staying on `cell` may be overridden.
+    fn stay_allowed(&self, table: &ReservationTable, cell: Cell, tick: u32, a: AgentId) -> bool {
+        let mut ok = true;
+        table.stay_blockers(cell, tick, a, &mut |b| ok &= (self.may_override)(b));
+        ok
+    }
 }
 
 /// True distances to a unit's goal, as the space-time search needs them.
@@ -250,7 +299,7 @@ impl SpaceTimeAStar {
         &mut self,
         grid: &Grid,
         table: &ReservationTable,
-        q: &SpaceTimeQuery,
+        q: &SpaceTimeQuery<'_>,
         h: &mut dyn DistanceOracle,
         end_penalty: &dyn Fn(Cell) -> u32,
         path: &mut Vec<Cell>,
@@ -286,7 +335,11 @@ impl SpaceTimeAStar {
             if k & TERMINAL != 0 {
                 let id = item;
                 let n = self.nodes[id as usize];
-                if table.free_from(n.cell, q.start_tick + n.depth, q.agent) {
+                let tick = q.start_tick + n.depth;
+                if table.free_from(n.cell, tick, q.agent)
+                    || q.overriding
+                        .is_some_and(|o| o.stay_allowed(table, n.cell, tick, q.agent))
+                {
                     self.reconstruct(id, path);
                     return true;
                 }
@@ -354,14 +407,21 @@ impl SpaceTimeAStar {
             let step_view = table.step(tick);
             // Moves, then the wait action.
             for next in buf[..count].iter().copied().chain(std::iter::once(n.cell)) {
+                let mut overridden = 0;
                 if !step_view.move_is_free(grid, q.agent, n.cell, next) {
-                    continue;
+                    match q.overriding {
+                        Some(o) if o.move_allowed(grid, table, q.agent, n.cell, next, tick) => {
+                            overridden = o.cost;
+                        }
+                        _ => continue,
+                    }
                 }
-                let step = if windowed && next == n.cell && next == q.goal {
-                    q.goal_wait_cost
-                } else {
-                    1
-                };
+                let step = overridden
+                    + if windowed && next == n.cell && next == q.goal {
+                        q.goal_wait_cost
+                    } else {
+                        1
+                    };
                 let g = n.g + step;
                 let hn = if next == n.cell {
                     (n.h, true)

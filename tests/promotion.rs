@@ -1,0 +1,83 @@
+//! Silver's unit priorities: a unit that makes no progress for a few replans
+//! is promoted, overrides the reservations in its way, and the units it
+//! overrode plan again around it (promoted in turn, two levels deep); when
+//! one of them has no way out, every plan is put back. On the maze benchmark
+//! map this is what gets crowds through two-wide corridors.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use throng::engine::{SimConfig, Simulation};
+use throng::map::{read_map, read_scenario, Connectivity, Grid, Instance};
+use throng::planner::PlannerKind;
+
+fn maps_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai")
+}
+
+fn whca16(max_ticks: u32) -> SimConfig {
+    SimConfig {
+        planner: PlannerKind::Whca { window: 16 },
+        max_ticks,
+        ..SimConfig::default()
+    }
+}
+
+/// Without promotions 58 of these 100 units got home in 300 ticks (and 584
+/// of 1,000 over the first ten scenarios); with them, all but a few.
+#[test]
+fn promotions_clear_the_jams_of_a_maze() {
+    let dir = maps_dir();
+    let grid = Arc::new(read_map(&dir.join("maze-32-32-2.map"), Connectivity::Four).unwrap());
+    for k in [1, 2] {
+        let scen = read_scenario(&dir.join(format!("scen/maze-32-32-2-random-{k}.scen"))).unwrap();
+        let inst = Instance::from_scenario(grid.clone(), &scen, Some(100), "maze-32-32-2").unwrap();
+        let s = Simulation::new(&inst, whca16(300)).run();
+        assert_eq!(s.collisions, 0, "scenario {k}: {s:?}");
+        assert!(s.promotions_kept > 0, "scenario {k}: no promotion kept");
+        assert!(
+            s.promotions_rolled_back > 0,
+            "scenario {k}: no promotion rolled back"
+        );
+        assert!(
+            s.reached >= 95,
+            "scenario {k}: only {} of 100 home",
+            s.reached
+        );
+    }
+}
+
+/// In a one-wide corridor the blocked unit is promoted again and again;
+/// the parked unit can only be pushed along to the dead end, and whatever
+/// the promotions do, nobody ever collides and the blocked unit never
+/// reaches its goal behind the other.
+#[test]
+fn promotions_in_a_dead_end_corridor_never_collide() {
+    let grid = Arc::new(Grid::from_rows(&["......"], Connectivity::Four));
+    let c = |x: u32| grid.cell(x, 0);
+    let inst = Instance {
+        grid: grid.clone(),
+        starts: vec![c(0), c(3)],
+        goals: vec![c(5), c(3)],
+        map_name: "corridor".into(),
+    };
+    let s = Simulation::new(&inst, whca16(40)).run();
+    assert_eq!(s.collisions, 0, "{s:?}");
+    assert!(s.promotions > 0, "the blocked unit was never promoted");
+    assert!(s.reached <= 1, "{s:?}");
+}
+
+/// With a side pocket beyond it, the parked unit steps aside and comes back.
+#[test]
+fn a_unit_gets_past_a_parked_one_that_can_step_aside() {
+    let grid = Arc::new(Grid::from_rows(&["####.#", "......"], Connectivity::Four));
+    let inst = Instance {
+        grid: grid.clone(),
+        starts: vec![grid.cell(0, 1), grid.cell(3, 1)],
+        goals: vec![grid.cell(5, 1), grid.cell(3, 1)],
+        map_name: "pocket".into(),
+    };
+    let s = Simulation::new(&inst, whca16(60)).run();
+    assert_eq!(s.collisions, 0, "{s:?}");
+    assert_eq!(s.reached, 2, "{s:?}");
+}
