@@ -42,7 +42,6 @@ impl ReverseResumableAStar {
     pub fn new(grid: &Grid, goal: Cell, origin: Cell, dense: bool) -> Self {
         let mut rra = ReverseResumableAStar {
             state: CellMap::new(grid.cell_count(), dense),
-            // Room for a typical search's frontier, so resumes rarely allocate.
             // Room for a typical search's frontier, so resumes in steady
             // state rarely allocate (the memory is touched only when used).
             open: BucketQueue::with_capacity(if dense {
