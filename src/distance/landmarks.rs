@@ -75,15 +75,17 @@ impl Landmarks {
 
     /// A lower bound on the moves from `a` to a cell whose row is `goal_row`.
     #[inline]
+    ///
+    /// `a` and the goal must lie in one connected region (a search never
+    /// leaves its start's): then a landmark out of reach of one is out of
+    /// reach of both, its two [`FAR`]s differ by 0, and no test is needed,
+    /// so the loop is a plain element-wise maximum the compiler vectorizes
+    /// (it was a fifth of the 10,000-unit stress run's time with the tests).
     pub fn lower_bound_to(&self, a: Cell, goal_row: &[u16]) -> u32 {
         let row = self.row(a);
-        let mut best = 0u32;
-        for (&x, &y) in row.iter().zip(goal_row) {
-            if x != FAR && y != FAR {
-                best = best.max((x as i32 - y as i32).unsigned_abs());
-            }
-        }
-        best
+        row.iter()
+            .zip(goal_row)
+            .fold(0u16, |best, (&x, &y)| best.max(x.abs_diff(y))) as u32
     }
 }
 

@@ -430,7 +430,10 @@ impl ReservationTable {
                 .compare_exchange(expected, mine, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
-                self.latest.fetch_max(tick as u64, Ordering::AcqRel);
+                // Most claims are not the latest: skip the locked update then.
+                if self.latest.load(Ordering::Relaxed) < tick as u64 {
+                    self.latest.fetch_max(tick as u64, Ordering::AcqRel);
+                }
                 return Ok(());
             }
         }
