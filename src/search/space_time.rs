@@ -166,25 +166,67 @@ fn key(f: u32, depth: u32, item: u64) -> u64 {
         | item
 }
 
-/// (cell, depth) → node id: dense with generation stamps when it fits, else hashed.
+/// (cell, depth) → node id: dense with generation stamps when it fits, else
+/// hashed. A window search only reaches cells within `w` moves of its start,
+/// so it indexes a box around the start densely, however big the map (on
+/// the 512×512 stress map, hashing every node was a tenth of the search).
 #[derive(Clone, Debug, Default)]
 struct NodeIndex {
     /// Per slot, the generation that wrote it (high half) and the node id.
     slots: Vec<u64>,
     generation: u32,
-    cells: usize,
+    /// Slots per depth layer.
+    layer: usize,
     dense: bool,
+    /// The indexed box: `None` for the whole map.
+    boxed: Option<IndexBox>,
     sparse: FxHashMap<u64, u32>,
 }
 
+#[derive(Clone, Copy, Debug)]
+struct IndexBox {
+    x0: u32,
+    y0: u32,
+    width: u32,
+    height: u32,
+}
+
 impl NodeIndex {
-    fn reset(&mut self, cells: usize, depths: usize) {
-        self.cells = cells;
-        let slots = cells.saturating_mul(depths);
+    /// Gets ready for a search over `depths` ticks, of the whole map of
+    /// `grid` or, for a window search, the box of cells within `reach` moves
+    /// of `start`.
+    fn reset(&mut self, grid: &Grid, start: Cell, reach: Option<u32>, depths: usize) {
+        self.boxed = reach.map(|r| {
+            let (x, y) = grid.xy(start);
+            let (x0, y0) = (x.saturating_sub(r), y.saturating_sub(r));
+            let (x1, y1) = (
+                (x + r).min(grid.width() - 1),
+                (y + r).min(grid.height() - 1),
+            );
+            IndexBox {
+                x0,
+                y0,
+                width: x1 - x0 + 1,
+                height: y1 - y0 + 1,
+            }
+        });
+        self.layer = self
+            .boxed
+            .map_or(grid.cell_count(), |b| (b.width * b.height) as usize);
+        let slots = self.layer.saturating_mul(depths);
         self.dense = slots <= DENSE_SLOTS;
         if self.dense {
             if self.slots.len() < slots {
-                self.slots = vec![0; slots];
+                // Room for the largest box of this reach at once, so boxes
+                // clipped by the map's edge do not make later ones grow it.
+                let largest = reach.map_or(slots, |r| {
+                    let side = 2 * r as usize + 1;
+                    (side * side)
+                        .min(grid.cell_count())
+                        .saturating_mul(depths)
+                        .max(slots)
+                });
+                self.slots = vec![0; largest.min(DENSE_SLOTS.max(slots))];
                 self.generation = 0;
             }
             self.generation = self.generation.wrapping_add(1);
@@ -197,26 +239,38 @@ impl NodeIndex {
         }
     }
 
+    /// Where (cell, depth) lives: a slot, or a hash key.
     #[inline]
-    fn get(&self, cell: Cell, depth: u32) -> Option<u32> {
+    fn key(&self, grid: &Grid, cell: Cell, depth: u32) -> u64 {
+        if !self.dense {
+            return ((depth as u64) << 32) | cell.0 as u64;
+        }
+        let local = match self.boxed {
+            Some(b) => {
+                let (x, y) = grid.xy(cell);
+                ((y - b.y0) * b.width + (x - b.x0)) as usize
+            }
+            None => cell.index(),
+        };
+        (depth as usize * self.layer + local) as u64
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
         if self.dense {
-            let word = self.slots[depth as usize * self.cells + cell.index()];
+            let word = self.slots[key as usize];
             ((word >> 32) as u32 == self.generation).then_some(word as u32)
         } else {
-            self.sparse
-                .get(&(((depth as u64) << 32) | cell.0 as u64))
-                .copied()
+            self.sparse.get(&key).copied()
         }
     }
 
     #[inline]
-    fn insert(&mut self, cell: Cell, depth: u32, id: u32) {
+    fn insert(&mut self, key: u64, id: u32) {
         if self.dense {
-            self.slots[depth as usize * self.cells + cell.index()] =
-                ((self.generation as u64) << 32) | id as u64;
+            self.slots[key as usize] = ((self.generation as u64) << 32) | id as u64;
         } else {
-            self.sparse
-                .insert(((depth as u64) << 32) | cell.0 as u64, id);
+            self.sparse.insert(key, id);
         }
     }
 }
@@ -253,13 +307,15 @@ impl SpaceTimeAStar {
     /// needs (re)pushing.
     fn node(
         &mut self,
+        grid: &Grid,
         cell: Cell,
         depth: u32,
         g: u32,
         parent: u32,
         h: (u32, bool),
     ) -> Option<(u32, u32)> {
-        match self.index.get(cell, depth) {
+        let key = self.index.key(grid, cell, depth);
+        match self.index.get(key) {
             Some(id) => {
                 let n = &mut self.nodes[id as usize];
                 if n.closed || n.g <= g {
@@ -283,7 +339,7 @@ impl SpaceTimeAStar {
                     closed: false,
                     exact: h.1,
                 });
-                self.index.insert(cell, depth, id);
+                self.index.insert(key, id);
                 Some((id, g + h.0))
             }
         }
@@ -316,7 +372,12 @@ impl SpaceTimeAStar {
         let max_depth = max_depth
             .min(table.last_tick().saturating_sub(q.start_tick))
             .min(u16::MAX as u32 - 1);
-        self.index.reset(grid.cell_count(), max_depth as usize + 1);
+        self.index.reset(
+            grid,
+            q.start,
+            windowed.then_some(max_depth),
+            max_depth as usize + 1,
+        );
         let h0 = h.exact(q.start);
         if h.paused() {
             self.aborted = true;
@@ -326,7 +387,7 @@ impl SpaceTimeAStar {
             return false;
         }
         let (root, _) = self
-            .node(q.start, 0, 0, u32::MAX, (h0, true))
+            .node(grid, q.start, 0, 0, u32::MAX, (h0, true))
             .expect("fresh scratch");
         self.open.push(Reverse(key(h0, 0, root as u64)));
         let mut buf = [Cell(0); 8];
@@ -436,7 +497,7 @@ impl SpaceTimeAStar {
                         ),
                     }
                 };
-                if let Some((id, f)) = self.node(next, depth, g, item, hn) {
+                if let Some((id, f)) = self.node(grid, next, depth, g, item, hn) {
                     let inexact = if self.nodes[id as usize].exact {
                         0
                     } else {
