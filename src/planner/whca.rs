@@ -518,12 +518,8 @@ impl Planner for WindowedHca {
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
         let pool = self.pool();
-        let (heuristics, shared) = match &pool {
-            Some(pool) => {
-                pool.install(|| unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2))
-            }
-            None => unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2),
-        };
+        let (heuristics, shared) =
+            unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2);
         self.heuristics = heuristics;
         self.shared_tables = shared;
         self.collect_due(world, true);
