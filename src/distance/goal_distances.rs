@@ -72,6 +72,11 @@ impl Heuristic {
         }
     }
 
+    /// Whether distances are true distances (landmarks give lower bounds).
+    pub fn is_exact(&self) -> bool {
+        !matches!(self, Heuristic::Landmarks { .. })
+    }
+
     /// Lets this unit's own true-distance search run until `deadline` at
     /// most per call, then pause (nothing to do for shared tables).
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
