@@ -81,3 +81,36 @@ fn a_unit_gets_past_a_parked_one_that_can_step_aside() {
     assert_eq!(s.collisions, 0, "{s:?}");
     assert_eq!(s.reached, 2, "{s:?}");
 }
+
+/// Promotions inside batches of several units (200 units: batches of 3):
+/// a promoted plan changes the table outside the batch's bookkeeping, and
+/// every later result of the batch must be checked against it. The
+/// validator finds no violation.
+#[test]
+fn promotions_inside_batches_never_collide() {
+    let dir = maps_dir();
+    for (map, agents) in [
+        ("maze-32-32-2", 200),
+        ("room-32-32-4", 250),
+        ("random-32-32-20", 250),
+    ] {
+        let grid = Arc::new(read_map(&dir.join(format!("{map}.map")), Connectivity::Four).unwrap());
+        let scen = read_scenario(&dir.join(format!("scen/{map}-random-1.scen"))).unwrap();
+        let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), map).unwrap();
+        for threads in [1, 2] {
+            let s = Simulation::new(
+                &inst,
+                SimConfig {
+                    threads,
+                    ..whca16(200)
+                },
+            )
+            .run();
+            assert_eq!(
+                s.collisions, 0,
+                "{map}, {agents} units, {threads} threads: {s:?}"
+            );
+            assert!(s.promotions > 0, "{map}: no promotion");
+        }
+    }
+}
