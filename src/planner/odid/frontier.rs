@@ -25,6 +25,10 @@ pub(crate) struct Meta {
     pub next: u16,
     /// Parent node, or `u32::MAX` for the root.
     pub parent: u32,
+    /// The share of `g` and of `h` of the first part of a split group
+    /// (see [`Frontier::set_split`]; zero otherwise).
+    pub ga: u32,
+    pub ha: u32,
     /// Superseded by a better duplicate: skipped when popped.
     dead: bool,
 }
@@ -38,8 +42,17 @@ impl Meta {
             t,
             next,
             parent,
+            ga: 0,
+            ha: 0,
             dead: false,
         }
+    }
+
+    /// The same numbers with the first part's share of `g` and `h`.
+    pub(crate) fn with_part(mut self, ga: u32, ha: u32) -> Self {
+        self.ga = ga;
+        self.ha = ha;
+        self
     }
 }
 
@@ -66,6 +79,11 @@ pub(crate) struct Frontier {
     best: FxHashMap<u64, u32>,
     /// Nodes taken off the open list and expanded.
     pub expanded: u64,
+    /// A known lower bound on the solution cost: nodes are queued at
+    /// `max(f, floor)`, so below it they are ordered by the tie-breaks alone.
+    floor: u32,
+    /// Optimal costs of the two parts of a merged group, each planned alone.
+    split: Option<(u32, u32)>,
 }
 
 impl Frontier {
@@ -78,7 +96,36 @@ impl Frontier {
             open: BTreeMap::new(),
             best: FxHashMap::default(),
             expanded: 0,
+            floor: 0,
+            split: None,
         }
+    }
+
+    /// Declares the group the union of two parts whose optimal costs alone are
+    /// `cost_a` and `cost_b` (nodes then carry part A's share in `ga`, `ha`).
+    /// A plan's part costs at least that part's optimum alone, and at least its
+    /// own g + h, so `max(ga + ha, cost_a) + max(gb + hb, cost_b)` is an
+    /// admissible f that never decreases along a path.
+    pub(crate) fn set_split(&mut self, cost_a: u32, cost_b: u32) {
+        self.split = Some((cost_a, cost_b));
+    }
+
+    /// Sets a lower bound on the cost of every solution. Nodes with f below it
+    /// are queued at it: A* stays exact (the first goal popped still has the
+    /// least cost), and it need not exhaust the f levels under the bound.
+    pub(crate) fn set_floor(&mut self, floor: u32) {
+        self.floor = floor;
+    }
+
+    /// The f a node is queued at: its g + h, raised to the floor and, for a
+    /// split group, to the sum of the parts' bounds.
+    #[inline]
+    pub(crate) fn queue_f(&self, m: &Meta) -> u32 {
+        let f = match self.split {
+            None => m.g + m.h,
+            Some((ca, cb)) => (m.ga + m.ha).max(ca) + (m.g - m.ga + m.h - m.ha).max(cb),
+        };
+        f.max(self.floor)
     }
 
     fn key_stride(&self) -> usize {
@@ -143,7 +190,7 @@ impl Frontier {
         self.cells.extend_from_slice(post);
         self.meta.push(meta);
         self.open
-            .entry(priority(meta.g + meta.h, meta.conflicts, meta.h))
+            .entry(priority(self.queue_f(&meta), meta.conflicts, meta.h))
             .or_default()
             .push(id);
         true

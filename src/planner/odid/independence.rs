@@ -16,7 +16,7 @@ use crate::map::{Cell, Grid};
 use super::heuristic::DistanceTable;
 use super::limits::{Budget, Stop};
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem};
+use super::problem::{moves_conflict, GroupPlan, GroupProblem, Split};
 use super::stats::SearchStats;
 
 /// A low-level optimal search: OD or the joint A*.
@@ -39,6 +39,8 @@ pub(crate) struct Group {
     /// Unit ids, ascending.
     pub units: Vec<usize>,
     pub plan: GroupPlan,
+    /// Expansions of the search that found the group's optimal cost.
+    effort: u64,
 }
 
 /// How an ID run ended without a plan.
@@ -111,19 +113,29 @@ struct IdState<'a, 'b> {
 impl IdState<'_, '_> {
     fn run(&mut self) -> Result<(), IdFailure> {
         for u in 0..self.input.starts.len() {
-            let plan = self.plan(&[u], None, None)?.ok_or(IdFailure::NoSolution)?;
-            self.add_group(vec![u], plan);
+            let before = self.stats.expanded;
+            let plan = self
+                .plan(&[u], None, None, 0, None)?
+                .ok_or(IdFailure::NoSolution)?;
+            let effort = self.stats.expanded - before;
+            self.add_group(vec![u], plan, effort);
         }
         let mut conflicted: FxHashSet<(u64, u64)> = FxHashSet::default();
-        while let Some((a, b)) = self.first_conflict() {
+        while let Some((a, b)) = self.next_conflict() {
             self.budget.check_time().map_err(IdFailure::Stopped)?;
             let pair = (
                 self.groups[a].id.min(self.groups[b].id),
                 self.groups[a].id.max(self.groups[b].id),
             );
+            // The group that was cheaper to plan is replanned first.
+            let (x, y) = if self.groups[a].effort <= self.groups[b].effort {
+                (a, b)
+            } else {
+                (b, a)
+            };
             let resolved = self.input.mode == IdMode::Full
                 && conflicted.insert(pair)
-                && (self.replan_around(a, b)? || self.replan_around(b, a)?);
+                && (self.replan_around(x, y)? || self.replan_around(y, x)?);
             if !resolved {
                 self.merge(a, b)?;
             }
@@ -131,7 +143,7 @@ impl IdState<'_, '_> {
         Ok(())
     }
 
-    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan) {
+    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan, effort: u64) {
         if let Some(tab) = &mut self.avoid {
             for (i, &u) in units.iter().enumerate() {
                 tab.add(u, &plan.paths[i]);
@@ -139,7 +151,12 @@ impl IdState<'_, '_> {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.groups.push(Group { id, units, plan });
+        self.groups.push(Group {
+            id,
+            units,
+            plan,
+            effort,
+        });
     }
 
     fn forget_paths(&mut self, units: &[usize]) {
@@ -157,6 +174,8 @@ impl IdState<'_, '_> {
         units: &[usize],
         illegal: Option<&PathTable>,
         cost_limit: Option<u64>,
+        floor: u64,
+        split: Option<Split>,
     ) -> Result<Option<GroupPlan>, IdFailure> {
         let inp = self.input;
         let problem = GroupProblem {
@@ -167,6 +186,8 @@ impl IdState<'_, '_> {
             illegal,
             avoid: self.avoid.as_ref(),
             cost_limit,
+            floor,
+            split,
         };
         (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
     }
@@ -179,7 +200,8 @@ impl IdState<'_, '_> {
         }
         let units = self.groups[x].units.clone();
         self.forget_paths(&units);
-        let found = self.plan(&units, Some(&illegal), Some(self.groups[x].plan.cost))?;
+        let cost = self.groups[x].plan.cost;
+        let found = self.plan(&units, Some(&illegal), Some(cost), cost, None)?;
         let ok = found.is_some();
         if let Some(plan) = found {
             debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
@@ -200,18 +222,30 @@ impl IdState<'_, '_> {
         let gl = self.groups.swap_remove(lo);
         let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
         units.sort_unstable();
+        // The merged plan costs at least both groups' optimal costs alone.
+        let split = Split {
+            in_a: units.iter().map(|u| gl.units.contains(u)).collect(),
+            cost_a: gl.plan.cost,
+            cost_b: gh.plan.cost,
+        };
         self.forget_paths(&units);
         self.merging = Some(units.clone());
+        let before = self.stats.expanded;
         let plan = self
-            .plan(&units, None, None)?
+            .plan(&units, None, None, 0, Some(split))?
             .ok_or(IdFailure::NoSolution)?;
+        let effort = self.stats.expanded - before;
         self.merging = None;
-        self.add_group(units, plan);
+        self.add_group(units, plan, effort);
         Ok(())
     }
 
-    /// Simulates all paths and returns the groups of the first conflict.
-    fn first_conflict(&self) -> Option<(usize, usize)> {
+    /// Simulates all paths and returns the two groups to resolve next: of all
+    /// conflicting pairs, the one whose searches took the fewest expansions
+    /// together (the earliest conflict among equals). Cheap conflicts go
+    /// first, and their replans, steered by the conflict avoidance table, often
+    /// remove the conflicts of the expensive groups before those are touched.
+    fn next_conflict(&self) -> Option<(usize, usize)> {
         let grid = self.input.grid;
         let mut rows: Vec<(usize, &Vec<Cell>)> = Vec::new();
         for (gi, g) in self.groups.iter().enumerate() {
@@ -219,16 +253,21 @@ impl IdState<'_, '_> {
         }
         let ticks = rows.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
         let at = |p: &Vec<Cell>, t: usize| p[t.min(p.len() - 1)];
+        let mut best: Option<(u64, (usize, usize))> = None;
         for t in 0..ticks.saturating_sub(1) {
             for (x, &(gx, px)) in rows.iter().enumerate() {
                 let (xf, xt) = (at(px, t), at(px, t + 1));
                 for &(gy, py) in &rows[x + 1..] {
-                    if gy != gx && moves_conflict(grid, xf, xt, at(py, t), at(py, t + 1)) {
-                        return Some((gx, gy));
+                    let effort = self.groups[gx].effort + self.groups[gy].effort;
+                    if gy != gx
+                        && best.is_none_or(|(e, _)| effort < e)
+                        && moves_conflict(grid, xf, xt, at(py, t), at(py, t + 1))
+                    {
+                        best = Some((effort, (gx, gy)));
                     }
                 }
             }
         }
-        None
+        best.map(|(_, pair)| pair)
     }
 }

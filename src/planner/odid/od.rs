@@ -52,13 +52,26 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
     if p.cost_limit.is_some_and(|l| u64::from(h0) > l) {
         return Ok(None);
     }
+    fr.set_floor(u32::try_from(p.floor).unwrap_or(u32::MAX));
+    let clamp = |c: u64| u32::try_from(c).unwrap_or(u32::MAX / 4);
+    let in_a: Vec<bool> = match &p.split {
+        Some(sp) => {
+            fr.set_split(clamp(sp.cost_a), clamp(sp.cost_b));
+            sp.in_a.clone()
+        }
+        None => vec![false; k],
+    };
+    let ha0: u32 = (0..k)
+        .filter(|&i| in_a[i])
+        .map(|i| p.dist[i].get(p.starts[i]))
+        .sum();
     let mut key = Vec::with_capacity(2 * k + 2);
     standard_key(&mut key, 0, &p.starts);
     fr.push(
         &key,
         &p.starts,
         &p.starts,
-        Meta::new(0, h0, 0, 0, 0, u32::MAX),
+        Meta::new(0, h0, 0, 0, 0, u32::MAX).with_part(0, ha0),
     );
     let mut pre = vec![Cell(0); k];
     let mut post = vec![Cell(0); k];
@@ -96,34 +109,40 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             if d == UNREACHABLE {
                 continue;
             }
-            let g = m.g + step_cost(from, to, goal);
+            let step = step_cost(from, to, goal);
+            let g = m.g + step;
             let h = m.h - p.dist[i].get(from) + d;
             if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
                 continue;
             }
+            let (ga, ha) = if in_a[i] {
+                (m.ga + step, m.ha - p.dist[i].get(from) + d)
+            } else {
+                (m.ga, m.ha)
+            };
+            let mut child = Meta::new(g, h, 0, m.t, (i + 1) as u16, n).with_part(ga, ha);
+            if i + 1 == k {
+                child.t += 1;
+                child.next = 0;
+            }
             // Children below f_now were stored at an earlier expansion.
-            match (g + h).cmp(&f_now) {
+            let f = fr.queue_f(&child);
+            match f.cmp(&f_now) {
                 Ordering::Less => continue,
                 Ordering::Greater => {
-                    f_next = f_next.min(g + h);
+                    f_next = f_next.min(f);
                     continue;
                 }
                 Ordering::Equal => {}
             }
-            let conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
+            child.conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
             post[i] = to;
             if i + 1 == k {
-                let t = m.t + 1;
-                standard_key(&mut key, t.min(horizon), &post);
-                fr.push(&key, &post, &post, Meta::new(g, h, conflicts, t, 0, n));
+                standard_key(&mut key, child.t.min(horizon), &post);
+                fr.push(&key, &post, &post, child);
             } else {
                 intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
-                fr.push(
-                    &key,
-                    &pre,
-                    &post,
-                    Meta::new(g, h, conflicts, m.t, (i + 1) as u16, n),
-                );
+                fr.push(&key, &pre, &post, child);
             }
             post[i] = from;
         }
@@ -165,6 +184,7 @@ mod tests {
     use crate::map::Connectivity;
     use crate::planner::odid::heuristic::DistanceTable;
     use crate::planner::odid::path_table::PathTable;
+    use crate::planner::odid::problem::Split;
 
     fn single<'a>(
         grid: &'a Grid,
@@ -182,6 +202,8 @@ mod tests {
             illegal: Some(illegal),
             avoid: None,
             cost_limit,
+            floor: 0,
+            split: None,
         }
     }
 
@@ -233,5 +255,72 @@ mod tests {
         assert_eq!(plan.cost, 4);
         assert_ne!(plan.paths[0][2], c(2, 0));
         assert_eq!(*plan.paths[0].last().unwrap(), c(2, 0));
+    }
+
+    fn group<'a>(
+        grid: &'a Grid,
+        starts: Vec<Cell>,
+        goals: Vec<Cell>,
+        dist: Vec<&'a DistanceTable>,
+    ) -> GroupProblem<'a> {
+        GroupProblem {
+            grid,
+            starts,
+            goals,
+            dist,
+            illegal: None,
+            avoid: None,
+            cost_limit: None,
+            floor: 0,
+            split: None,
+        }
+    }
+
+    #[test]
+    fn split_bound_keeps_the_optimal_cost_and_skips_levels() {
+        // A corridor with one side pocket: units 0 and 1 swap ends, unit 2
+        // crosses the middle column; each pair must make way for the other.
+        let rows = ["#.###", ".....", "#.###"];
+        let g = Grid::from_rows(&rows, Connectivity::Eight).with_corner_cutting(true);
+        let c = |x, y| g.cell(x, y);
+        let starts = vec![c(0, 1), c(4, 1), c(1, 0)];
+        let goals = vec![c(4, 1), c(0, 1), c(1, 2)];
+        let dist: Vec<DistanceTable> = goals.iter().map(|&t| DistanceTable::new(&g, t)).collect();
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let solve = |p: &GroupProblem| {
+            let mut stats = SearchStats::default();
+            let plan = search_od(p, &budget, &mut stats).unwrap().unwrap();
+            (plan.cost, stats.expanded)
+        };
+        let part = |units: &[usize]| {
+            solve(&group(
+                &g,
+                units.iter().map(|&u| starts[u]).collect(),
+                units.iter().map(|&u| goals[u]).collect(),
+                units.iter().map(|&u| &dist[u]).collect(),
+            ))
+            .0
+        };
+        let (cost_a, cost_b) = (part(&[0, 1]), part(&[2]));
+        let plain = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
+        let (cost, expanded) = solve(&plain);
+        let mut split = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
+        split.split = Some(Split {
+            in_a: vec![true, true, false],
+            cost_a,
+            cost_b,
+        });
+        let (split_cost, split_expanded) = solve(&split);
+        assert!(cost_a + cost_b > 4 + 4 + 1, "the pair interacts");
+        assert_eq!(split_cost, cost);
+        // The bound starts the search at 11 instead of the sum of distances, 10.
+        assert!(split_expanded < expanded, "{split_expanded} >= {expanded}");
+        // A floor at the optimal cost keeps it too.
+        let mut floored = group(&g, starts, goals, dist.iter().collect());
+        floored.floor = cost;
+        assert_eq!(solve(&floored).0, cost);
     }
 }

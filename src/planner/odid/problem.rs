@@ -110,6 +110,22 @@ pub(crate) struct GroupProblem<'a> {
     pub avoid: Option<&'a PathTable>,
     /// Only solutions of at most this cost are searched for.
     pub cost_limit: Option<u64>,
+    /// A known lower bound on the optimal cost (0 if none): the cost limit of
+    /// a same-cost replan, or the sum of the merged groups' optimal costs.
+    pub floor: u64,
+    /// For a merged group: its two parts and their optimal costs alone.
+    pub split: Option<Split>,
+}
+
+/// A merged group as the union of two groups with known optimal costs.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// Whether each unit of the group (in the problem's order) is in part A.
+    pub in_a: Vec<bool>,
+    /// Part A's optimal cost alone.
+    pub cost_a: u64,
+    /// Part B's optimal cost alone.
+    pub cost_b: u64,
 }
 
 impl GroupProblem<'_> {
