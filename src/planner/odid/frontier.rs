@@ -25,10 +25,9 @@ pub(crate) struct Meta {
     pub next: u16,
     /// Parent node, or `u32::MAX` for the root.
     pub parent: u32,
-    /// The share of `g` and of `h` of the first part of a split group
-    /// (see [`Frontier::set_split`]; zero otherwise).
-    pub ga: u32,
-    pub ha: u32,
+    /// Admissible estimate of the cost of a plan through this node, at least
+    /// `g + h` (higher with the merge-history bound of a merged group).
+    pub f: u32,
     /// Superseded by a better duplicate: skipped when popped.
     dead: bool,
 }
@@ -42,16 +41,15 @@ impl Meta {
             t,
             next,
             parent,
-            ga: 0,
-            ha: 0,
+            f: g + h,
             dead: false,
         }
     }
 
-    /// The same numbers with the first part's share of `g` and `h`.
-    pub(crate) fn with_part(mut self, ga: u32, ha: u32) -> Self {
-        self.ga = ga;
-        self.ha = ha;
+    /// The same numbers with a higher admissible f.
+    pub(crate) fn with_f(mut self, f: u32) -> Self {
+        debug_assert!(f >= self.g + self.h);
+        self.f = f;
         self
     }
 }
@@ -82,8 +80,9 @@ pub(crate) struct Frontier {
     /// A known lower bound on the solution cost: nodes are queued at
     /// `max(f, floor)`, so below it they are ordered by the tie-breaks alone.
     floor: u32,
-    /// Optimal costs of the two parts of a merged group, each planned alone.
-    split: Option<(u32, u32)>,
+    /// Per-unit words stored with each node (see [`Frontier::unit_words`]).
+    words: usize,
+    unit_words: Vec<u32>,
 }
 
 impl Frontier {
@@ -97,17 +96,21 @@ impl Frontier {
             best: FxHashMap::default(),
             expanded: 0,
             floor: 0,
-            split: None,
+            words: 0,
+            unit_words: Vec::new(),
         }
     }
 
-    /// Declares the group the union of two parts whose optimal costs alone are
-    /// `cost_a` and `cost_b` (nodes then carry part A's share in `ga`, `ha`).
-    /// A plan's part costs at least that part's optimum alone, and at least its
-    /// own g + h, so `max(ga + ha, cost_a) + max(gb + hb, cost_b)` is an
-    /// admissible f that never decreases along a path.
-    pub(crate) fn set_split(&mut self, cost_a: u32, cost_b: u32) {
-        self.split = Some((cost_a, cost_b));
+    /// Stores `words` per-unit numbers with each node (given to
+    /// [`Frontier::push_with`], read back with [`Frontier::unit_words`]).
+    pub(crate) fn set_unit_words(&mut self, words: usize) {
+        self.words = words;
+    }
+
+    /// The per-unit numbers stored with node `n`.
+    pub(crate) fn unit_words(&self, n: u32) -> &[u32] {
+        let s = n as usize * self.words;
+        &self.unit_words[s..s + self.words]
     }
 
     /// Sets a lower bound on the cost of every solution. Nodes with f below it
@@ -117,15 +120,10 @@ impl Frontier {
         self.floor = floor;
     }
 
-    /// The f a node is queued at: its g + h, raised to the floor and, for a
-    /// split group, to the sum of the parts' bounds.
+    /// The f a node is queued at: its f raised to the floor.
     #[inline]
     pub(crate) fn queue_f(&self, m: &Meta) -> u32 {
-        let f = match self.split {
-            None => m.g + m.h,
-            Some((ca, cb)) => (m.ga + m.ha).max(ca) + (m.g - m.ga + m.h - m.ha).max(cb),
-        };
-        f.max(self.floor)
+        m.f.max(self.floor)
     }
 
     fn key_stride(&self) -> usize {
@@ -156,6 +154,20 @@ impl Frontier {
     /// Adds a node unless a duplicate with `key` is at least as good
     /// (lower cost, or equal cost and no more conflicts). Returns whether added.
     pub(crate) fn push(&mut self, key: &[u32], pre: &[Cell], post: &[Cell], meta: Meta) -> bool {
+        self.push_with(key, pre, post, meta, &[])
+    }
+
+    /// [`Frontier::push`] with the node's per-unit numbers (as many as set
+    /// with [`Frontier::set_unit_words`]).
+    pub(crate) fn push_with(
+        &mut self,
+        key: &[u32],
+        pre: &[Cell],
+        post: &[Cell],
+        meta: Meta,
+        words: &[u32],
+    ) -> bool {
+        debug_assert_eq!(words.len(), self.words);
         let stride = self.key_stride();
         debug_assert!(key.len() <= stride);
         let id = self.meta.len() as u32;
@@ -188,6 +200,7 @@ impl Frontier {
             .extend(std::iter::repeat_n(PAD, stride - key.len()));
         self.cells.extend_from_slice(pre);
         self.cells.extend_from_slice(post);
+        self.unit_words.extend_from_slice(words);
         self.meta.push(meta);
         self.open
             .entry(priority(self.queue_f(&meta), meta.conflicts, meta.h))

@@ -8,6 +8,12 @@
 //! only when both fail or when the two groups have conflicted before. Every
 //! search breaks ties towards the fewest conflicts with all other current
 //! paths (conflict avoidance table).
+//!
+//! Beyond the seed: of all current conflicts, the one between the groups that
+//! were cheapest to plan is resolved first, and the cheaper group is replanned
+//! first; a merged group's search is bounded below by its merge history (every
+//! group it came from was planned optimally alone); and a same-cost replan is
+//! floored at that cost. None of this changes the optimal cost found.
 
 use rustc_hash::FxHashSet;
 
@@ -16,7 +22,7 @@ use crate::map::{Cell, Grid};
 use super::heuristic::DistanceTable;
 use super::limits::{Budget, Stop};
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem, Split};
+use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound, MergeNode, Part};
 use super::stats::SearchStats;
 
 /// A low-level optimal search: OD or the joint A*.
@@ -41,6 +47,39 @@ pub(crate) struct Group {
     pub plan: GroupPlan,
     /// Expansions of the search that found the group's optimal cost.
     effort: u64,
+    /// How the group was merged, with the optimal cost of every group on the way.
+    history: History,
+}
+
+/// A group's merge history.
+#[derive(Clone, Debug)]
+enum History {
+    Unit(usize),
+    /// Two groups merged, and the optimal cost of their union alone (0 while
+    /// it is being searched for).
+    Merge(Box<History>, Box<History>, u64),
+}
+
+impl History {
+    /// The bound over the group's `units` (ascending), or `None` for one unit.
+    fn bound(&self, units: &[usize]) -> Option<MergeBound> {
+        fn walk(h: &History, units: &[usize], out: &mut Vec<MergeNode>) -> Part {
+            match h {
+                History::Unit(u) => Part::Unit(units.binary_search(u).expect("unit of the group")),
+                History::Merge(a, b, cost) => {
+                    let parts = [walk(a, units, out), walk(b, units, out)];
+                    out.push(MergeNode {
+                        parts,
+                        cost: u32::try_from(*cost).unwrap_or(u32::MAX),
+                    });
+                    Part::Merge(out.len() - 1)
+                }
+            }
+        }
+        let mut merges = Vec::new();
+        walk(self, units, &mut merges);
+        (!merges.is_empty()).then_some(MergeBound { merges })
+    }
 }
 
 /// How an ID run ended without a plan.
@@ -118,7 +157,7 @@ impl IdState<'_, '_> {
                 .plan(&[u], None, None, 0, None)?
                 .ok_or(IdFailure::NoSolution)?;
             let effort = self.stats.expanded - before;
-            self.add_group(vec![u], plan, effort);
+            self.add_group(vec![u], plan, effort, History::Unit(u));
         }
         let mut conflicted: FxHashSet<(u64, u64)> = FxHashSet::default();
         while let Some((a, b)) = self.next_conflict() {
@@ -143,7 +182,7 @@ impl IdState<'_, '_> {
         Ok(())
     }
 
-    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan, effort: u64) {
+    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan, effort: u64, history: History) {
         if let Some(tab) = &mut self.avoid {
             for (i, &u) in units.iter().enumerate() {
                 tab.add(u, &plan.paths[i]);
@@ -156,6 +195,7 @@ impl IdState<'_, '_> {
             units,
             plan,
             effort,
+            history,
         });
     }
 
@@ -175,7 +215,7 @@ impl IdState<'_, '_> {
         illegal: Option<&PathTable>,
         cost_limit: Option<u64>,
         floor: u64,
-        split: Option<Split>,
+        merged: Option<MergeBound>,
     ) -> Result<Option<GroupPlan>, IdFailure> {
         let inp = self.input;
         let problem = GroupProblem {
@@ -187,7 +227,7 @@ impl IdState<'_, '_> {
             avoid: self.avoid.as_ref(),
             cost_limit,
             floor,
-            split,
+            merged,
         };
         (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
     }
@@ -201,7 +241,9 @@ impl IdState<'_, '_> {
         let units = self.groups[x].units.clone();
         self.forget_paths(&units);
         let cost = self.groups[x].plan.cost;
-        let found = self.plan(&units, Some(&illegal), Some(cost), cost, None)?;
+        // The merge-history bound still holds under the illegal move table.
+        let merged = self.groups[x].history.bound(&units);
+        let found = self.plan(&units, Some(&illegal), Some(cost), cost, merged)?;
         let ok = found.is_some();
         if let Some(plan) = found {
             debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
@@ -222,21 +264,21 @@ impl IdState<'_, '_> {
         let gl = self.groups.swap_remove(lo);
         let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
         units.sort_unstable();
-        // The merged plan costs at least both groups' optimal costs alone.
-        let split = Split {
-            in_a: units.iter().map(|u| gl.units.contains(u)).collect(),
-            cost_a: gl.plan.cost,
-            cost_b: gh.plan.cost,
-        };
+        // Every group on the way to this one was planned optimally alone.
+        let history = History::Merge(Box::new(gl.history), Box::new(gh.history), 0);
         self.forget_paths(&units);
         self.merging = Some(units.clone());
         let before = self.stats.expanded;
         let plan = self
-            .plan(&units, None, None, 0, Some(split))?
+            .plan(&units, None, None, 0, history.bound(&units))?
             .ok_or(IdFailure::NoSolution)?;
         let effort = self.stats.expanded - before;
         self.merging = None;
-        self.add_group(units, plan, effort);
+        let History::Merge(a, b, _) = history else {
+            unreachable!("built as a merge above")
+        };
+        let history = History::Merge(a, b, plan.cost);
+        self.add_group(units, plan, effort, history);
         Ok(())
     }
 
@@ -269,5 +311,41 @@ impl IdState<'_, '_> {
             }
         }
         best.map(|(_, pair)| pair)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_history_becomes_a_bound_over_group_indices() {
+        let h = History::Merge(
+            Box::new(History::Merge(
+                Box::new(History::Unit(5)),
+                Box::new(History::Unit(2)),
+                10,
+            )),
+            Box::new(History::Unit(7)),
+            0,
+        );
+        let b = h.bound(&[2, 5, 7]).expect("a merge");
+        assert_eq!(
+            b.merges,
+            vec![
+                MergeNode {
+                    parts: [Part::Unit(1), Part::Unit(0)],
+                    cost: 10
+                },
+                MergeNode {
+                    parts: [Part::Merge(0), Part::Unit(2)],
+                    cost: 0
+                },
+            ]
+        );
+        // Units' g + h of 3, 4 and 5: the pair is raised to its optimum 10.
+        assert_eq!(b.eval(&[3, 4, 5], &mut Vec::new()), 15);
+        assert_eq!(b.eval(&[3, 9, 5], &mut Vec::new()), 17);
+        assert!(History::Unit(3).bound(&[3]).is_none());
     }
 }

@@ -177,7 +177,7 @@ pub fn solve(
                 avoid: None,
                 cost_limit: None,
                 floor: 0,
-                split: None,
+                merged: None,
             };
             let r = match low(&problem, &budget, &mut stats) {
                 Ok(Some(GroupPlan { paths, .. })) => Ok(paths),

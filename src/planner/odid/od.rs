@@ -10,6 +10,11 @@
 //! only the children whose f equals the f the node was queued at, and puts the
 //! node back at its next child f. Children above the final f level are then
 //! never stored, which is where most of OD's memory went.
+//!
+//! Beyond the seed, f may be raised by two admissible bounds that ID knows:
+//! a floor (a same-cost replan cannot cost less than the group's optimum) and,
+//! for a merged group, its merge-history bound ([`MergeBound`]). Both keep
+//! f consistent, so the search stays exact A*.
 
 use std::cmp::Ordering;
 
@@ -18,6 +23,8 @@ use crate::map::{Cell, Grid};
 use super::frontier::{standard_key, Frontier, Meta};
 use super::heuristic::UNREACHABLE;
 use super::limits::{Budget, Stop};
+#[cfg(doc)]
+use super::problem::MergeBound;
 use super::problem::{diagonal_corners, moves_conflict, step_cost, GroupPlan, GroupProblem};
 use super::stats::SearchStats;
 
@@ -53,26 +60,21 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         return Ok(None);
     }
     fr.set_floor(u32::try_from(p.floor).unwrap_or(u32::MAX));
-    let clamp = |c: u64| u32::try_from(c).unwrap_or(u32::MAX / 4);
-    let in_a: Vec<bool> = match &p.split {
-        Some(sp) => {
-            fr.set_split(clamp(sp.cost_a), clamp(sp.cost_b));
-            sp.in_a.clone()
-        }
-        None => vec![false; k],
-    };
-    let ha0: u32 = (0..k)
-        .filter(|&i| in_a[i])
-        .map(|i| p.dist[i].get(p.starts[i]))
-        .sum();
+    // A merged group carries each unit's g + h, for its merge-history bound.
+    let merged = p.merged.as_ref();
+    let mut unit_f: Vec<u32> = Vec::new();
+    let mut scratch = Vec::new();
+    if merged.is_some() {
+        fr.set_unit_words(k);
+        unit_f.extend((0..k).map(|i| p.dist[i].get(p.starts[i])));
+    }
     let mut key = Vec::with_capacity(2 * k + 2);
     standard_key(&mut key, 0, &p.starts);
-    fr.push(
-        &key,
-        &p.starts,
-        &p.starts,
-        Meta::new(0, h0, 0, 0, 0, u32::MAX).with_part(0, ha0),
-    );
+    let mut root = Meta::new(0, h0, 0, 0, 0, u32::MAX);
+    if let Some(mb) = merged {
+        root = root.with_f(mb.eval(&unit_f, &mut scratch));
+    }
+    fr.push_with(&key, &p.starts, &p.starts, root, &unit_f);
     let mut pre = vec![Cell(0); k];
     let mut post = vec![Cell(0); k];
     let mut buf = [Cell(0); 8];
@@ -84,6 +86,7 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         let m = fr.meta(n);
         pre.copy_from_slice(fr.pre(n));
         post.copy_from_slice(fr.post(n));
+        unit_f.copy_from_slice(fr.unit_words(n));
         if m.next == 0 && m.t >= settle && post == p.goals {
             return Ok(Some(GroupPlan {
                 paths: fr.paths_to(n),
@@ -112,39 +115,41 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             let step = step_cost(from, to, goal);
             let g = m.g + step;
             let h = m.h - p.dist[i].get(from) + d;
-            if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
-                continue;
+            let mut child = Meta::new(g, h, 0, m.t, (i + 1) as u16, n);
+            let own_f = unit_f.get(i).copied();
+            if let Some(mb) = merged {
+                unit_f[i] += step + d - p.dist[i].get(from);
+                child = child.with_f(mb.eval(&unit_f, &mut scratch));
             }
-            let (ga, ha) = if in_a[i] {
-                (m.ga + step, m.ha - p.dist[i].get(from) + d)
-            } else {
-                (m.ga, m.ha)
-            };
-            let mut child = Meta::new(g, h, 0, m.t, (i + 1) as u16, n).with_part(ga, ha);
             if i + 1 == k {
                 child.t += 1;
                 child.next = 0;
             }
-            // Children below f_now were stored at an earlier expansion.
             let f = fr.queue_f(&child);
-            match f.cmp(&f_now) {
-                Ordering::Less => continue,
-                Ordering::Greater => {
-                    f_next = f_next.min(f);
-                    continue;
+            // Children below f_now were stored at an earlier expansion.
+            let order = f.cmp(&f_now);
+            if order != Ordering::Equal || p.cost_limit.is_some_and(|l| u64::from(child.f) > l) {
+                if let Some(v) = own_f {
+                    unit_f[i] = v;
                 }
-                Ordering::Equal => {}
+                if order == Ordering::Greater {
+                    f_next = f_next.min(f);
+                }
+                continue;
             }
             child.conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
             post[i] = to;
             if i + 1 == k {
                 standard_key(&mut key, child.t.min(horizon), &post);
-                fr.push(&key, &post, &post, child);
+                fr.push_with(&key, &post, &post, child, &unit_f);
             } else {
                 intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
-                fr.push(&key, &pre, &post, child);
+                fr.push_with(&key, &pre, &post, child, &unit_f);
             }
             post[i] = from;
+            if let Some(v) = own_f {
+                unit_f[i] = v;
+            }
         }
         if f_next != u32::MAX {
             fr.requeue(n, f_next);
@@ -184,7 +189,7 @@ mod tests {
     use crate::map::Connectivity;
     use crate::planner::odid::heuristic::DistanceTable;
     use crate::planner::odid::path_table::PathTable;
-    use crate::planner::odid::problem::Split;
+    use crate::planner::odid::problem::{MergeBound, MergeNode, Part};
 
     fn single<'a>(
         grid: &'a Grid,
@@ -203,7 +208,7 @@ mod tests {
             avoid: None,
             cost_limit,
             floor: 0,
-            split: None,
+            merged: None,
         }
     }
 
@@ -272,7 +277,7 @@ mod tests {
             avoid: None,
             cost_limit: None,
             floor: 0,
-            split: None,
+            merged: None,
         }
     }
 
@@ -308,10 +313,19 @@ mod tests {
         let plain = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
         let (cost, expanded) = solve(&plain);
         let mut split = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
-        split.split = Some(Split {
-            in_a: vec![true, true, false],
-            cost_a,
-            cost_b,
+        // Units 0 and 1 merged (cost_a), then merged with unit 2 (cost_b alone).
+        assert_eq!(cost_b, 2);
+        split.merged = Some(MergeBound {
+            merges: vec![
+                MergeNode {
+                    parts: [Part::Unit(0), Part::Unit(1)],
+                    cost: cost_a as u32,
+                },
+                MergeNode {
+                    parts: [Part::Merge(0), Part::Unit(2)],
+                    cost: 0,
+                },
+            ],
         });
         let (split_cost, split_expanded) = solve(&split);
         assert!(cost_a + cost_b > 4 + 4 + 1, "the pair interacts");

@@ -113,19 +113,56 @@ pub(crate) struct GroupProblem<'a> {
     /// A known lower bound on the optimal cost (0 if none): the cost limit of
     /// a same-cost replan, or the sum of the merged groups' optimal costs.
     pub floor: u64,
-    /// For a merged group: its two parts and their optimal costs alone.
-    pub split: Option<Split>,
+    /// For a merged group: the bound from its merge history.
+    pub merged: Option<MergeBound>,
 }
 
-/// A merged group as the union of two groups with known optimal costs.
-#[derive(Clone, Debug)]
-pub(crate) struct Split {
-    /// Whether each unit of the group (in the problem's order) is in part A.
-    pub in_a: Vec<bool>,
-    /// Part A's optimal cost alone.
-    pub cost_a: u64,
-    /// Part B's optimal cost alone.
-    pub cost_b: u64,
+/// One side of a merge: a unit of the group (by index) or an earlier merge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Unit(usize),
+    Merge(usize),
+}
+
+/// A merge in a group's history: two parts and the optimal cost of their
+/// union planned alone (0 while unknown, for the merge being searched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MergeNode {
+    pub parts: [Part; 2],
+    pub cost: u32,
+}
+
+/// The admissible bound of a merged group, from the groups it was merged
+/// from. Every earlier group was planned optimally alone, and the part of a
+/// plan that moves a subgroup is a plan for that subgroup alone, so it costs at
+/// least the subgroup's optimum. Bottom up, a merge's bound is
+/// `max(bound(left) + bound(right), cost)`, and a unit's is its own `g + h`.
+/// At the root this is at least `g + h` (the sum of the units'), never
+/// decreases along a path (g + h does not), and never exceeds the cost of a
+/// plan through the node: an admissible, consistent f.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MergeBound {
+    /// Children before parents; the root (the whole group) is last.
+    pub merges: Vec<MergeNode>,
+}
+
+impl MergeBound {
+    /// The bound, given each unit's `g + h` in `unit_f`; `scratch` is reused.
+    pub fn eval(&self, unit_f: &[u32], scratch: &mut Vec<u32>) -> u32 {
+        scratch.clear();
+        for m in &self.merges {
+            let part = |p: Part, done: &[u32]| match p {
+                Part::Unit(i) => unit_f[i],
+                Part::Merge(j) => done[j],
+            };
+            let v = (part(m.parts[0], scratch) + part(m.parts[1], scratch)).max(m.cost);
+            scratch.push(v);
+        }
+        scratch
+            .last()
+            .copied()
+            .unwrap_or_else(|| unit_f.iter().sum())
+    }
 }
 
 impl GroupProblem<'_> {
