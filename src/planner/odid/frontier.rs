@@ -72,7 +72,7 @@ pub(crate) struct Frontier {
     /// The open list: a stack of nodes per priority (few distinct priorities
     /// exist, so this beats a binary heap over millions of nodes; the stack
     /// makes equal priorities newest-first).
-    open: BTreeMap<u64, Vec<u32>>,
+    open: OpenList,
     /// Key hash to the best node with that key.
     best: FxHashMap<u64, u32>,
     /// Nodes taken off the open list and expanded.
@@ -92,7 +92,7 @@ impl Frontier {
             cells: Vec::new(),
             keys: Vec::new(),
             meta: Vec::new(),
-            open: BTreeMap::new(),
+            open: OpenList::default(),
             best: FxHashMap::default(),
             expanded: 0,
             floor: 0,
@@ -203,9 +203,7 @@ impl Frontier {
         self.unit_words.extend_from_slice(words);
         self.meta.push(meta);
         self.open
-            .entry(priority(self.queue_f(&meta), meta.conflicts, meta.h))
-            .or_default()
-            .push(id);
+            .push(priority(self.queue_f(&meta), meta.conflicts, meta.h), id);
         true
     }
 
@@ -217,17 +215,10 @@ impl Frontier {
     /// The next live node to expand and the f value it was queued at (above
     /// its own f when [`Frontier::requeue`] put it back).
     pub(crate) fn pop_with_f(&mut self) -> Option<(u32, u32)> {
-        while let Some(mut entry) = self.open.first_entry() {
-            let f = (*entry.key() >> 42) as u32;
-            let node = entry.get_mut().pop();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
-            if let Some(n) = node {
-                if !self.meta[n as usize].dead {
-                    self.expanded += 1;
-                    return Some((n, f));
-                }
+        while let Some((key, n)) = self.open.pop() {
+            if !self.meta[n as usize].dead {
+                self.expanded += 1;
+                return Some((n, (key >> 42) as u32));
             }
         }
         None
@@ -237,10 +228,7 @@ impl Frontier {
     /// of that f value (partial expansion).
     pub(crate) fn requeue(&mut self, n: u32, f: u32) {
         let m = self.meta[n as usize];
-        self.open
-            .entry(priority(f, m.conflicts, m.h))
-            .or_default()
-            .push(n);
+        self.open.push(priority(f, m.conflicts, m.h), n);
     }
 
     /// Positions per tick of the standard nodes from the root to `n`, per unit.
@@ -261,6 +249,75 @@ impl Frontier {
         (0..self.k)
             .map(|i| ticks.iter().map(|row| row[i]).collect())
             .collect()
+    }
+}
+
+/// Stacks of nodes by priority: an ordered index from priority to a stack,
+/// stacks reused once empty, and a small cache in front of the index, since
+/// one expansion pushes its children at a handful of priorities.
+struct OpenList {
+    index: BTreeMap<u64, u32>,
+    stacks: Vec<Vec<u32>>,
+    free: Vec<u32>,
+    /// Priority and stack of recent pushes; `NO_PRIORITY` when empty.
+    cache: [(u64, u32); 64],
+}
+
+/// No packed priority reaches it (they use 63 bits).
+const NO_PRIORITY: u64 = u64::MAX;
+
+impl Default for OpenList {
+    fn default() -> Self {
+        Self {
+            index: BTreeMap::new(),
+            stacks: Vec::new(),
+            free: Vec::new(),
+            cache: [(NO_PRIORITY, 0); 64],
+        }
+    }
+}
+
+impl OpenList {
+    #[inline]
+    fn cache_slot(key: u64) -> usize {
+        ((key ^ (key >> 21) ^ (key >> 42)) & 63) as usize
+    }
+
+    fn push(&mut self, key: u64, n: u32) {
+        let c = Self::cache_slot(key);
+        let stack = if self.cache[c].0 == key {
+            self.cache[c].1
+        } else {
+            let stack = match self.index.entry(key) {
+                std::collections::btree_map::Entry::Occupied(e) => *e.get(),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    let s = self.free.pop().unwrap_or_else(|| {
+                        self.stacks.push(Vec::new());
+                        (self.stacks.len() - 1) as u32
+                    });
+                    *e.insert(s)
+                }
+            };
+            self.cache[c] = (key, stack);
+            stack
+        };
+        self.stacks[stack as usize].push(n);
+    }
+
+    /// The newest node of the smallest priority, with that priority.
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        let (&key, &stack) = self.index.first_key_value()?;
+        let nodes = &mut self.stacks[stack as usize];
+        let n = nodes.pop().expect("stacks in the index are not empty");
+        if nodes.is_empty() {
+            self.index.remove(&key);
+            let c = Self::cache_slot(key);
+            if self.cache[c].0 == key {
+                self.cache[c].0 = NO_PRIORITY;
+            }
+            self.free.push(stack);
+        }
+        Some((key, n))
     }
 }
 

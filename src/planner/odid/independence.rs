@@ -78,7 +78,7 @@ impl History {
         }
         let mut merges = Vec::new();
         walk(self, units, &mut merges);
-        (!merges.is_empty()).then_some(MergeBound { merges })
+        (!merges.is_empty()).then(|| MergeBound::new(merges, units.len()))
     }
 }
 
@@ -344,8 +344,13 @@ mod tests {
             ]
         );
         // Units' g + h of 3, 4 and 5: the pair is raised to its optimum 10.
-        assert_eq!(b.eval(&[3, 4, 5], &mut Vec::new()), 15);
-        assert_eq!(b.eval(&[3, 9, 5], &mut Vec::new()), 17);
+        let mut vals = Vec::new();
+        assert_eq!(b.eval(&[3, 4, 5], &mut vals), 15);
+        assert_eq!(vals, [10, 15]);
+        // Changing one unit only recomputes the merges above it.
+        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 1, 9), 17);
+        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 2, 8), 18);
+        assert_eq!(b.eval(&[3, 9, 5], &mut vals), 17);
         assert!(History::Unit(3).bound(&[3]).is_none());
     }
 }

@@ -87,6 +87,9 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         pre.copy_from_slice(fr.pre(n));
         post.copy_from_slice(fr.post(n));
         unit_f.copy_from_slice(fr.unit_words(n));
+        if let Some(mb) = merged {
+            mb.eval(&unit_f, &mut scratch);
+        }
         if m.next == 0 && m.t >= settle && post == p.goals {
             return Ok(Some(GroupPlan {
                 paths: fr.paths_to(n),
@@ -116,29 +119,34 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             let g = m.g + step;
             let h = m.h - p.dist[i].get(from) + d;
             let mut child = Meta::new(g, h, 0, m.t, (i + 1) as u16, n);
-            let own_f = unit_f.get(i).copied();
+            let mut child_f = 0;
             if let Some(mb) = merged {
-                unit_f[i] += step + d - p.dist[i].get(from);
-                child = child.with_f(mb.eval(&unit_f, &mut scratch));
+                child_f = unit_f[i] + step + d - p.dist[i].get(from);
+                child = child.with_f(mb.eval_one(&unit_f, &scratch, i, child_f));
             }
             if i + 1 == k {
                 child.t += 1;
                 child.next = 0;
             }
+            if p.cost_limit.is_some_and(|l| u64::from(child.f) > l) {
+                continue;
+            }
             let f = fr.queue_f(&child);
             // Children below f_now were stored at an earlier expansion.
-            let order = f.cmp(&f_now);
-            if order != Ordering::Equal || p.cost_limit.is_some_and(|l| u64::from(child.f) > l) {
-                if let Some(v) = own_f {
-                    unit_f[i] = v;
-                }
-                if order == Ordering::Greater {
+            match f.cmp(&f_now) {
+                Ordering::Less => continue,
+                Ordering::Greater => {
                     f_next = f_next.min(f);
+                    continue;
                 }
-                continue;
+                Ordering::Equal => {}
             }
             child.conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
             post[i] = to;
+            let own_f = unit_f.get(i).copied();
+            if merged.is_some() {
+                unit_f[i] = child_f;
+            }
             if i + 1 == k {
                 standard_key(&mut key, child.t.min(horizon), &post);
                 fr.push_with(&key, &post, &post, child, &unit_f);
@@ -315,8 +323,8 @@ mod tests {
         let mut split = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
         // Units 0 and 1 merged (cost_a), then merged with unit 2 (cost_b alone).
         assert_eq!(cost_b, 2);
-        split.merged = Some(MergeBound {
-            merges: vec![
+        split.merged = Some(MergeBound::new(
+            vec![
                 MergeNode {
                     parts: [Part::Unit(0), Part::Unit(1)],
                     cost: cost_a as u32,
@@ -326,7 +334,8 @@ mod tests {
                     cost: 0,
                 },
             ],
-        });
+            3,
+        ));
         let (split_cost, split_expanded) = solve(&split);
         assert!(cost_a + cost_b > 4 + 4 + 1, "the pair interacts");
         assert_eq!(split_cost, cost);

@@ -144,24 +144,72 @@ pub(crate) struct MergeNode {
 pub(crate) struct MergeBound {
     /// Children before parents; the root (the whole group) is last.
     pub merges: Vec<MergeNode>,
+    /// For each unit, the merge it takes part in and the other side.
+    unit_up: Vec<(usize, Part)>,
+    /// For each merge but the root, the merge above it and the other side.
+    merge_up: Vec<Option<(usize, Part)>>,
 }
 
 impl MergeBound {
-    /// The bound, given each unit's `g + h` in `unit_f`; `scratch` is reused.
-    pub fn eval(&self, unit_f: &[u32], scratch: &mut Vec<u32>) -> u32 {
-        scratch.clear();
-        for m in &self.merges {
-            let part = |p: Part, done: &[u32]| match p {
-                Part::Unit(i) => unit_f[i],
-                Part::Merge(j) => done[j],
-            };
-            let v = (part(m.parts[0], scratch) + part(m.parts[1], scratch)).max(m.cost);
-            scratch.push(v);
+    /// The bound of `merges` (children before parents, root last) over
+    /// `units` units, each taking part in exactly one merge.
+    pub fn new(merges: Vec<MergeNode>, units: usize) -> Self {
+        let mut unit_up = vec![(usize::MAX, Part::Unit(usize::MAX)); units];
+        let mut merge_up = vec![None; merges.len()];
+        for (m, node) in merges.iter().enumerate() {
+            for side in 0..2 {
+                let other = node.parts[1 - side];
+                match node.parts[side] {
+                    Part::Unit(i) => unit_up[i] = (m, other),
+                    Part::Merge(j) => merge_up[j] = Some((m, other)),
+                }
+            }
         }
-        scratch
-            .last()
-            .copied()
-            .unwrap_or_else(|| unit_f.iter().sum())
+        debug_assert!(unit_up.iter().all(|&(m, _)| m < merges.len()));
+        Self {
+            merges,
+            unit_up,
+            merge_up,
+        }
+    }
+
+    /// The bound, given each unit's `g + h` in `unit_f`; `vals` receives
+    /// every merge's bound (for [`MergeBound::eval_one`]).
+    pub fn eval(&self, unit_f: &[u32], vals: &mut Vec<u32>) -> u32 {
+        vals.clear();
+        for m in &self.merges {
+            let v = (self.part(m.parts[0], unit_f, vals) + self.part(m.parts[1], unit_f, vals))
+                .max(m.cost);
+            vals.push(v);
+        }
+        vals.last().copied().unwrap_or_else(|| unit_f.iter().sum())
+    }
+
+    /// The bound when unit `i`'s `g + h` becomes `fi` and the others keep
+    /// theirs (`vals` from [`MergeBound::eval`] over `unit_f`): only the
+    /// merges from that unit up to the root change.
+    #[inline]
+    pub fn eval_one(&self, unit_f: &[u32], vals: &[u32], i: usize, fi: u32) -> u32 {
+        let (mut m, mut other) = self.unit_up[i];
+        let mut cur = fi;
+        loop {
+            cur = (cur + self.part(other, unit_f, vals)).max(self.merges[m].cost);
+            match self.merge_up[m] {
+                Some((up, o)) => {
+                    m = up;
+                    other = o;
+                }
+                None => return cur,
+            }
+        }
+    }
+
+    #[inline]
+    fn part(&self, p: Part, unit_f: &[u32], vals: &[u32]) -> u32 {
+        match p {
+            Part::Unit(i) => unit_f[i],
+            Part::Merge(j) => vals[j],
+        }
     }
 }
 
