@@ -25,6 +25,9 @@ pub(crate) struct Meta {
     pub next: u16,
     /// Parent node, or `u32::MAX` for the root.
     pub parent: u32,
+    /// Admissible estimate of the cost of a plan through this node, at least
+    /// `g + h` (higher with the merge-history bound of a merged group).
+    pub f: u32,
     /// Superseded by a better duplicate: skipped when popped.
     dead: bool,
 }
@@ -38,8 +41,16 @@ impl Meta {
             t,
             next,
             parent,
+            f: g + h,
             dead: false,
         }
+    }
+
+    /// The same numbers with a higher admissible f.
+    pub(crate) fn with_f(mut self, f: u32) -> Self {
+        debug_assert!(f >= self.g + self.h);
+        self.f = f;
+        self
     }
 }
 
@@ -61,11 +72,17 @@ pub(crate) struct Frontier {
     /// The open list: a stack of nodes per priority (few distinct priorities
     /// exist, so this beats a binary heap over millions of nodes; the stack
     /// makes equal priorities newest-first).
-    open: BTreeMap<u64, Vec<u32>>,
+    open: OpenList,
     /// Key hash to the best node with that key.
     best: FxHashMap<u64, u32>,
     /// Nodes taken off the open list and expanded.
     pub expanded: u64,
+    /// A known lower bound on the solution cost: nodes are queued at
+    /// `max(f, floor)`, so below it they are ordered by the tie-breaks alone.
+    floor: u32,
+    /// Per-unit words stored with each node (see [`Frontier::unit_words`]).
+    words: usize,
+    unit_words: Vec<u32>,
 }
 
 impl Frontier {
@@ -75,10 +92,38 @@ impl Frontier {
             cells: Vec::new(),
             keys: Vec::new(),
             meta: Vec::new(),
-            open: BTreeMap::new(),
+            open: OpenList::default(),
             best: FxHashMap::default(),
             expanded: 0,
+            floor: 0,
+            words: 0,
+            unit_words: Vec::new(),
         }
+    }
+
+    /// Stores `words` per-unit numbers with each node (given to
+    /// [`Frontier::push_with`], read back with [`Frontier::unit_words`]).
+    pub(crate) fn set_unit_words(&mut self, words: usize) {
+        self.words = words;
+    }
+
+    /// The per-unit numbers stored with node `n`.
+    pub(crate) fn unit_words(&self, n: u32) -> &[u32] {
+        let s = n as usize * self.words;
+        &self.unit_words[s..s + self.words]
+    }
+
+    /// Sets a lower bound on the cost of every solution. Nodes with f below it
+    /// are queued at it: A* stays exact (the first goal popped still has the
+    /// least cost), and it need not exhaust the f levels under the bound.
+    pub(crate) fn set_floor(&mut self, floor: u32) {
+        self.floor = floor;
+    }
+
+    /// The f a node is queued at: its f raised to the floor.
+    #[inline]
+    pub(crate) fn queue_f(&self, m: &Meta) -> u32 {
+        m.f.max(self.floor)
     }
 
     fn key_stride(&self) -> usize {
@@ -109,6 +154,20 @@ impl Frontier {
     /// Adds a node unless a duplicate with `key` is at least as good
     /// (lower cost, or equal cost and no more conflicts). Returns whether added.
     pub(crate) fn push(&mut self, key: &[u32], pre: &[Cell], post: &[Cell], meta: Meta) -> bool {
+        self.push_with(key, pre, post, meta, &[])
+    }
+
+    /// [`Frontier::push`] with the node's per-unit numbers (as many as set
+    /// with [`Frontier::set_unit_words`]).
+    pub(crate) fn push_with(
+        &mut self,
+        key: &[u32],
+        pre: &[Cell],
+        post: &[Cell],
+        meta: Meta,
+        words: &[u32],
+    ) -> bool {
+        debug_assert_eq!(words.len(), self.words);
         let stride = self.key_stride();
         debug_assert!(key.len() <= stride);
         let id = self.meta.len() as u32;
@@ -141,11 +200,10 @@ impl Frontier {
             .extend(std::iter::repeat_n(PAD, stride - key.len()));
         self.cells.extend_from_slice(pre);
         self.cells.extend_from_slice(post);
+        self.unit_words.extend_from_slice(words);
         self.meta.push(meta);
         self.open
-            .entry(priority(meta.g + meta.h, meta.conflicts, meta.h))
-            .or_default()
-            .push(id);
+            .push(priority(self.queue_f(&meta), meta.conflicts, meta.h), id);
         true
     }
 
@@ -157,17 +215,10 @@ impl Frontier {
     /// The next live node to expand and the f value it was queued at (above
     /// its own f when [`Frontier::requeue`] put it back).
     pub(crate) fn pop_with_f(&mut self) -> Option<(u32, u32)> {
-        while let Some(mut entry) = self.open.first_entry() {
-            let f = (*entry.key() >> 42) as u32;
-            let node = entry.get_mut().pop();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
-            if let Some(n) = node {
-                if !self.meta[n as usize].dead {
-                    self.expanded += 1;
-                    return Some((n, f));
-                }
+        while let Some((key, n)) = self.open.pop() {
+            if !self.meta[n as usize].dead {
+                self.expanded += 1;
+                return Some((n, (key >> 42) as u32));
             }
         }
         None
@@ -177,10 +228,7 @@ impl Frontier {
     /// of that f value (partial expansion).
     pub(crate) fn requeue(&mut self, n: u32, f: u32) {
         let m = self.meta[n as usize];
-        self.open
-            .entry(priority(f, m.conflicts, m.h))
-            .or_default()
-            .push(n);
+        self.open.push(priority(f, m.conflicts, m.h), n);
     }
 
     /// Positions per tick of the standard nodes from the root to `n`, per unit.
@@ -201,6 +249,75 @@ impl Frontier {
         (0..self.k)
             .map(|i| ticks.iter().map(|row| row[i]).collect())
             .collect()
+    }
+}
+
+/// Stacks of nodes by priority: an ordered index from priority to a stack,
+/// stacks reused once empty, and a small cache in front of the index, since
+/// one expansion pushes its children at a handful of priorities.
+struct OpenList {
+    index: BTreeMap<u64, u32>,
+    stacks: Vec<Vec<u32>>,
+    free: Vec<u32>,
+    /// Priority and stack of recent pushes; `NO_PRIORITY` when empty.
+    cache: [(u64, u32); 64],
+}
+
+/// No packed priority reaches it (they use 63 bits).
+const NO_PRIORITY: u64 = u64::MAX;
+
+impl Default for OpenList {
+    fn default() -> Self {
+        Self {
+            index: BTreeMap::new(),
+            stacks: Vec::new(),
+            free: Vec::new(),
+            cache: [(NO_PRIORITY, 0); 64],
+        }
+    }
+}
+
+impl OpenList {
+    #[inline]
+    fn cache_slot(key: u64) -> usize {
+        ((key ^ (key >> 21) ^ (key >> 42)) & 63) as usize
+    }
+
+    fn push(&mut self, key: u64, n: u32) {
+        let c = Self::cache_slot(key);
+        let stack = if self.cache[c].0 == key {
+            self.cache[c].1
+        } else {
+            let stack = match self.index.entry(key) {
+                std::collections::btree_map::Entry::Occupied(e) => *e.get(),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    let s = self.free.pop().unwrap_or_else(|| {
+                        self.stacks.push(Vec::new());
+                        (self.stacks.len() - 1) as u32
+                    });
+                    *e.insert(s)
+                }
+            };
+            self.cache[c] = (key, stack);
+            stack
+        };
+        self.stacks[stack as usize].push(n);
+    }
+
+    /// The newest node of the smallest priority, with that priority.
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        let (&key, &stack) = self.index.first_key_value()?;
+        let nodes = &mut self.stacks[stack as usize];
+        let n = nodes.pop().expect("stacks in the index are not empty");
+        if nodes.is_empty() {
+            self.index.remove(&key);
+            let c = Self::cache_slot(key);
+            if self.cache[c].0 == key {
+                self.cache[c].0 = NO_PRIORITY;
+            }
+            self.free.push(stack);
+        }
+        Some((key, n))
     }
 }
 

@@ -8,6 +8,12 @@
 //! only when both fail or when the two groups have conflicted before. Every
 //! search breaks ties towards the fewest conflicts with all other current
 //! paths (conflict avoidance table).
+//!
+//! Beyond the seed: of all current conflicts, the one between the groups that
+//! were cheapest to plan is resolved first, and the cheaper group is replanned
+//! first; a merged group's search is bounded below by its merge history (every
+//! group it came from was planned optimally alone); and a same-cost replan is
+//! floored at that cost. None of this changes the optimal cost found.
 
 use rustc_hash::FxHashSet;
 
@@ -16,7 +22,7 @@ use crate::map::{Cell, Grid};
 use super::heuristic::DistanceTable;
 use super::limits::{Budget, Stop};
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem};
+use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound, MergeNode, Part};
 use super::stats::SearchStats;
 
 /// A low-level optimal search: OD or the joint A*.
@@ -39,6 +45,41 @@ pub(crate) struct Group {
     /// Unit ids, ascending.
     pub units: Vec<usize>,
     pub plan: GroupPlan,
+    /// Expansions of the search that found the group's optimal cost.
+    effort: u64,
+    /// How the group was merged, with the optimal cost of every group on the way.
+    history: History,
+}
+
+/// A group's merge history.
+#[derive(Clone, Debug)]
+enum History {
+    Unit(usize),
+    /// Two groups merged, and the optimal cost of their union alone (0 while
+    /// it is being searched for).
+    Merge(Box<History>, Box<History>, u64),
+}
+
+impl History {
+    /// The bound over the group's `units` (ascending), or `None` for one unit.
+    fn bound(&self, units: &[usize]) -> Option<MergeBound> {
+        fn walk(h: &History, units: &[usize], out: &mut Vec<MergeNode>) -> Part {
+            match h {
+                History::Unit(u) => Part::Unit(units.binary_search(u).expect("unit of the group")),
+                History::Merge(a, b, cost) => {
+                    let parts = [walk(a, units, out), walk(b, units, out)];
+                    out.push(MergeNode {
+                        parts,
+                        cost: u32::try_from(*cost).unwrap_or(u32::MAX),
+                    });
+                    Part::Merge(out.len() - 1)
+                }
+            }
+        }
+        let mut merges = Vec::new();
+        walk(self, units, &mut merges);
+        (!merges.is_empty()).then(|| MergeBound::new(merges, units.len()))
+    }
 }
 
 /// How an ID run ended without a plan.
@@ -111,19 +152,29 @@ struct IdState<'a, 'b> {
 impl IdState<'_, '_> {
     fn run(&mut self) -> Result<(), IdFailure> {
         for u in 0..self.input.starts.len() {
-            let plan = self.plan(&[u], None, None)?.ok_or(IdFailure::NoSolution)?;
-            self.add_group(vec![u], plan);
+            let before = self.stats.expanded;
+            let plan = self
+                .plan(&[u], None, None, 0, None)?
+                .ok_or(IdFailure::NoSolution)?;
+            let effort = self.stats.expanded - before;
+            self.add_group(vec![u], plan, effort, History::Unit(u));
         }
         let mut conflicted: FxHashSet<(u64, u64)> = FxHashSet::default();
-        while let Some((a, b)) = self.first_conflict() {
+        while let Some((a, b)) = self.next_conflict() {
             self.budget.check_time().map_err(IdFailure::Stopped)?;
             let pair = (
                 self.groups[a].id.min(self.groups[b].id),
                 self.groups[a].id.max(self.groups[b].id),
             );
+            // The group that was cheaper to plan is replanned first.
+            let (x, y) = if self.groups[a].effort <= self.groups[b].effort {
+                (a, b)
+            } else {
+                (b, a)
+            };
             let resolved = self.input.mode == IdMode::Full
                 && conflicted.insert(pair)
-                && (self.replan_around(a, b)? || self.replan_around(b, a)?);
+                && (self.replan_around(x, y)? || self.replan_around(y, x)?);
             if !resolved {
                 self.merge(a, b)?;
             }
@@ -131,7 +182,7 @@ impl IdState<'_, '_> {
         Ok(())
     }
 
-    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan) {
+    fn add_group(&mut self, units: Vec<usize>, plan: GroupPlan, effort: u64, history: History) {
         if let Some(tab) = &mut self.avoid {
             for (i, &u) in units.iter().enumerate() {
                 tab.add(u, &plan.paths[i]);
@@ -139,7 +190,13 @@ impl IdState<'_, '_> {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.groups.push(Group { id, units, plan });
+        self.groups.push(Group {
+            id,
+            units,
+            plan,
+            effort,
+            history,
+        });
     }
 
     fn forget_paths(&mut self, units: &[usize]) {
@@ -157,6 +214,8 @@ impl IdState<'_, '_> {
         units: &[usize],
         illegal: Option<&PathTable>,
         cost_limit: Option<u64>,
+        floor: u64,
+        merged: Option<MergeBound>,
     ) -> Result<Option<GroupPlan>, IdFailure> {
         let inp = self.input;
         let problem = GroupProblem {
@@ -167,6 +226,8 @@ impl IdState<'_, '_> {
             illegal,
             avoid: self.avoid.as_ref(),
             cost_limit,
+            floor,
+            merged,
         };
         (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
     }
@@ -179,7 +240,10 @@ impl IdState<'_, '_> {
         }
         let units = self.groups[x].units.clone();
         self.forget_paths(&units);
-        let found = self.plan(&units, Some(&illegal), Some(self.groups[x].plan.cost))?;
+        let cost = self.groups[x].plan.cost;
+        // The merge-history bound still holds under the illegal move table.
+        let merged = self.groups[x].history.bound(&units);
+        let found = self.plan(&units, Some(&illegal), Some(cost), cost, merged)?;
         let ok = found.is_some();
         if let Some(plan) = found {
             debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
@@ -200,18 +264,30 @@ impl IdState<'_, '_> {
         let gl = self.groups.swap_remove(lo);
         let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
         units.sort_unstable();
+        // Every group on the way to this one was planned optimally alone.
+        let history = History::Merge(Box::new(gl.history), Box::new(gh.history), 0);
         self.forget_paths(&units);
         self.merging = Some(units.clone());
+        let before = self.stats.expanded;
         let plan = self
-            .plan(&units, None, None)?
+            .plan(&units, None, None, 0, history.bound(&units))?
             .ok_or(IdFailure::NoSolution)?;
+        let effort = self.stats.expanded - before;
         self.merging = None;
-        self.add_group(units, plan);
+        let History::Merge(a, b, _) = history else {
+            unreachable!("built as a merge above")
+        };
+        let history = History::Merge(a, b, plan.cost);
+        self.add_group(units, plan, effort, history);
         Ok(())
     }
 
-    /// Simulates all paths and returns the groups of the first conflict.
-    fn first_conflict(&self) -> Option<(usize, usize)> {
+    /// Simulates all paths and returns the two groups to resolve next: of all
+    /// conflicting pairs, the one whose searches took the fewest expansions
+    /// together (the earliest conflict among equals). Cheap conflicts go
+    /// first, and their replans, steered by the conflict avoidance table, often
+    /// remove the conflicts of the expensive groups before those are touched.
+    fn next_conflict(&self) -> Option<(usize, usize)> {
         let grid = self.input.grid;
         let mut rows: Vec<(usize, &Vec<Cell>)> = Vec::new();
         for (gi, g) in self.groups.iter().enumerate() {
@@ -219,16 +295,62 @@ impl IdState<'_, '_> {
         }
         let ticks = rows.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
         let at = |p: &Vec<Cell>, t: usize| p[t.min(p.len() - 1)];
+        let mut best: Option<(u64, (usize, usize))> = None;
         for t in 0..ticks.saturating_sub(1) {
             for (x, &(gx, px)) in rows.iter().enumerate() {
                 let (xf, xt) = (at(px, t), at(px, t + 1));
                 for &(gy, py) in &rows[x + 1..] {
-                    if gy != gx && moves_conflict(grid, xf, xt, at(py, t), at(py, t + 1)) {
-                        return Some((gx, gy));
+                    let effort = self.groups[gx].effort + self.groups[gy].effort;
+                    if gy != gx
+                        && best.is_none_or(|(e, _)| effort < e)
+                        && moves_conflict(grid, xf, xt, at(py, t), at(py, t + 1))
+                    {
+                        best = Some((effort, (gx, gy)));
                     }
                 }
             }
         }
-        None
+        best.map(|(_, pair)| pair)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_history_becomes_a_bound_over_group_indices() {
+        let h = History::Merge(
+            Box::new(History::Merge(
+                Box::new(History::Unit(5)),
+                Box::new(History::Unit(2)),
+                10,
+            )),
+            Box::new(History::Unit(7)),
+            0,
+        );
+        let b = h.bound(&[2, 5, 7]).expect("a merge");
+        assert_eq!(
+            b.merges,
+            vec![
+                MergeNode {
+                    parts: [Part::Unit(1), Part::Unit(0)],
+                    cost: 10
+                },
+                MergeNode {
+                    parts: [Part::Merge(0), Part::Unit(2)],
+                    cost: 0
+                },
+            ]
+        );
+        // Units' g + h of 3, 4 and 5: the pair is raised to its optimum 10.
+        let mut vals = Vec::new();
+        assert_eq!(b.eval(&[3, 4, 5], &mut vals), 15);
+        assert_eq!(vals, [10, 15]);
+        // Changing one unit only recomputes the merges above it.
+        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 1, 9), 17);
+        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 2, 8), 18);
+        assert_eq!(b.eval(&[3, 9, 5], &mut vals), 17);
+        assert!(History::Unit(3).bound(&[3]).is_none());
     }
 }

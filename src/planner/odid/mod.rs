@@ -176,6 +176,8 @@ pub fn solve(
                 illegal: None,
                 avoid: None,
                 cost_limit: None,
+                floor: 0,
+                merged: None,
             };
             let r = match low(&problem, &budget, &mut stats) {
                 Ok(Some(GroupPlan { paths, .. })) => Ok(paths),

@@ -10,6 +10,11 @@
 //! only the children whose f equals the f the node was queued at, and puts the
 //! node back at its next child f. Children above the final f level are then
 //! never stored, which is where most of OD's memory went.
+//!
+//! Beyond the seed, f may be raised by two admissible bounds that ID knows:
+//! a floor (a same-cost replan cannot cost less than the group's optimum) and,
+//! for a merged group, its merge-history bound ([`MergeBound`]). Both keep
+//! f consistent, so the search stays exact A*.
 
 use std::cmp::Ordering;
 
@@ -18,6 +23,8 @@ use crate::map::{Cell, Grid};
 use super::frontier::{standard_key, Frontier, Meta};
 use super::heuristic::UNREACHABLE;
 use super::limits::{Budget, Stop};
+#[cfg(doc)]
+use super::problem::MergeBound;
 use super::problem::{diagonal_corners, moves_conflict, step_cost, GroupPlan, GroupProblem};
 use super::stats::SearchStats;
 
@@ -52,14 +59,22 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
     if p.cost_limit.is_some_and(|l| u64::from(h0) > l) {
         return Ok(None);
     }
+    fr.set_floor(u32::try_from(p.floor).unwrap_or(u32::MAX));
+    // A merged group carries each unit's g + h, for its merge-history bound.
+    let merged = p.merged.as_ref();
+    let mut unit_f: Vec<u32> = Vec::new();
+    let mut scratch = Vec::new();
+    if merged.is_some() {
+        fr.set_unit_words(k);
+        unit_f.extend((0..k).map(|i| p.dist[i].get(p.starts[i])));
+    }
     let mut key = Vec::with_capacity(2 * k + 2);
     standard_key(&mut key, 0, &p.starts);
-    fr.push(
-        &key,
-        &p.starts,
-        &p.starts,
-        Meta::new(0, h0, 0, 0, 0, u32::MAX),
-    );
+    let mut root = Meta::new(0, h0, 0, 0, 0, u32::MAX);
+    if let Some(mb) = merged {
+        root = root.with_f(mb.eval(&unit_f, &mut scratch));
+    }
+    fr.push_with(&key, &p.starts, &p.starts, root, &unit_f);
     let mut pre = vec![Cell(0); k];
     let mut post = vec![Cell(0); k];
     let mut buf = [Cell(0); 8];
@@ -71,6 +86,10 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         let m = fr.meta(n);
         pre.copy_from_slice(fr.pre(n));
         post.copy_from_slice(fr.post(n));
+        unit_f.copy_from_slice(fr.unit_words(n));
+        if let Some(mb) = merged {
+            mb.eval(&unit_f, &mut scratch);
+        }
         if m.next == 0 && m.t >= settle && post == p.goals {
             return Ok(Some(GroupPlan {
                 paths: fr.paths_to(n),
@@ -96,36 +115,49 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             if d == UNREACHABLE {
                 continue;
             }
-            let g = m.g + step_cost(from, to, goal);
+            let step = step_cost(from, to, goal);
+            let g = m.g + step;
             let h = m.h - p.dist[i].get(from) + d;
-            if p.cost_limit.is_some_and(|l| u64::from(g + h) > l) {
+            let mut child = Meta::new(g, h, 0, m.t, (i + 1) as u16, n);
+            let mut child_f = 0;
+            if let Some(mb) = merged {
+                child_f = unit_f[i] + step + d - p.dist[i].get(from);
+                child = child.with_f(mb.eval_one(&unit_f, &scratch, i, child_f));
+            }
+            if i + 1 == k {
+                child.t += 1;
+                child.next = 0;
+            }
+            if p.cost_limit.is_some_and(|l| u64::from(child.f) > l) {
                 continue;
             }
+            let f = fr.queue_f(&child);
             // Children below f_now were stored at an earlier expansion.
-            match (g + h).cmp(&f_now) {
+            match f.cmp(&f_now) {
                 Ordering::Less => continue,
                 Ordering::Greater => {
-                    f_next = f_next.min(g + h);
+                    f_next = f_next.min(f);
                     continue;
                 }
                 Ordering::Equal => {}
             }
-            let conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
+            child.conflicts = m.conflicts + p.avoid_conflicts(m.t, from, to);
             post[i] = to;
+            let own_f = unit_f.get(i).copied();
+            if merged.is_some() {
+                unit_f[i] = child_f;
+            }
             if i + 1 == k {
-                let t = m.t + 1;
-                standard_key(&mut key, t.min(horizon), &post);
-                fr.push(&key, &post, &post, Meta::new(g, h, conflicts, t, 0, n));
+                standard_key(&mut key, child.t.min(horizon), &post);
+                fr.push_with(&key, &post, &post, child, &unit_f);
             } else {
                 intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
-                fr.push(
-                    &key,
-                    &pre,
-                    &post,
-                    Meta::new(g, h, conflicts, m.t, (i + 1) as u16, n),
-                );
+                fr.push_with(&key, &pre, &post, child, &unit_f);
             }
             post[i] = from;
+            if let Some(v) = own_f {
+                unit_f[i] = v;
+            }
         }
         if f_next != u32::MAX {
             fr.requeue(n, f_next);
@@ -165,6 +197,7 @@ mod tests {
     use crate::map::Connectivity;
     use crate::planner::odid::heuristic::DistanceTable;
     use crate::planner::odid::path_table::PathTable;
+    use crate::planner::odid::problem::{MergeBound, MergeNode, Part};
 
     fn single<'a>(
         grid: &'a Grid,
@@ -182,6 +215,8 @@ mod tests {
             illegal: Some(illegal),
             avoid: None,
             cost_limit,
+            floor: 0,
+            merged: None,
         }
     }
 
@@ -233,5 +268,82 @@ mod tests {
         assert_eq!(plan.cost, 4);
         assert_ne!(plan.paths[0][2], c(2, 0));
         assert_eq!(*plan.paths[0].last().unwrap(), c(2, 0));
+    }
+
+    fn group<'a>(
+        grid: &'a Grid,
+        starts: Vec<Cell>,
+        goals: Vec<Cell>,
+        dist: Vec<&'a DistanceTable>,
+    ) -> GroupProblem<'a> {
+        GroupProblem {
+            grid,
+            starts,
+            goals,
+            dist,
+            illegal: None,
+            avoid: None,
+            cost_limit: None,
+            floor: 0,
+            merged: None,
+        }
+    }
+
+    #[test]
+    fn split_bound_keeps_the_optimal_cost_and_skips_levels() {
+        // A corridor with one side pocket: units 0 and 1 swap ends, unit 2
+        // crosses the middle column; each pair must make way for the other.
+        let rows = ["#.###", ".....", "#.###"];
+        let g = Grid::from_rows(&rows, Connectivity::Eight).with_corner_cutting(true);
+        let c = |x, y| g.cell(x, y);
+        let starts = vec![c(0, 1), c(4, 1), c(1, 0)];
+        let goals = vec![c(4, 1), c(0, 1), c(1, 2)];
+        let dist: Vec<DistanceTable> = goals.iter().map(|&t| DistanceTable::new(&g, t)).collect();
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let solve = |p: &GroupProblem| {
+            let mut stats = SearchStats::default();
+            let plan = search_od(p, &budget, &mut stats).unwrap().unwrap();
+            (plan.cost, stats.expanded)
+        };
+        let part = |units: &[usize]| {
+            solve(&group(
+                &g,
+                units.iter().map(|&u| starts[u]).collect(),
+                units.iter().map(|&u| goals[u]).collect(),
+                units.iter().map(|&u| &dist[u]).collect(),
+            ))
+            .0
+        };
+        let (cost_a, cost_b) = (part(&[0, 1]), part(&[2]));
+        let plain = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
+        let (cost, expanded) = solve(&plain);
+        let mut split = group(&g, starts.clone(), goals.clone(), dist.iter().collect());
+        // Units 0 and 1 merged (cost_a), then merged with unit 2 (cost_b alone).
+        assert_eq!(cost_b, 2);
+        split.merged = Some(MergeBound::new(
+            vec![
+                MergeNode {
+                    parts: [Part::Unit(0), Part::Unit(1)],
+                    cost: cost_a as u32,
+                },
+                MergeNode {
+                    parts: [Part::Merge(0), Part::Unit(2)],
+                    cost: 0,
+                },
+            ],
+            3,
+        ));
+        let (split_cost, split_expanded) = solve(&split);
+        assert!(cost_a + cost_b > 4 + 4 + 1, "the pair interacts");
+        assert_eq!(split_cost, cost);
+        // The bound starts the search at 11 instead of the sum of distances, 10.
+        assert!(split_expanded < expanded, "{split_expanded} >= {expanded}");
+        // A floor at the optimal cost keeps it too.
+        let mut floored = group(&g, starts, goals, dist.iter().collect());
+        floored.floor = cost;
+        assert_eq!(solve(&floored).0, cost);
     }
 }

@@ -110,6 +110,107 @@ pub(crate) struct GroupProblem<'a> {
     pub avoid: Option<&'a PathTable>,
     /// Only solutions of at most this cost are searched for.
     pub cost_limit: Option<u64>,
+    /// A known lower bound on the optimal cost (0 if none): the cost limit of
+    /// a same-cost replan, or the sum of the merged groups' optimal costs.
+    pub floor: u64,
+    /// For a merged group: the bound from its merge history.
+    pub merged: Option<MergeBound>,
+}
+
+/// One side of a merge: a unit of the group (by index) or an earlier merge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Unit(usize),
+    Merge(usize),
+}
+
+/// A merge in a group's history: two parts and the optimal cost of their
+/// union planned alone (0 while unknown, for the merge being searched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MergeNode {
+    pub parts: [Part; 2],
+    pub cost: u32,
+}
+
+/// The admissible bound of a merged group, from the groups it was merged
+/// from. Every earlier group was planned optimally alone, and the part of a
+/// plan that moves a subgroup is a plan for that subgroup alone, so it costs at
+/// least the subgroup's optimum. Bottom up, a merge's bound is
+/// `max(bound(left) + bound(right), cost)`, and a unit's is its own `g + h`.
+/// At the root this is at least `g + h` (the sum of the units'), never
+/// decreases along a path (g + h does not), and never exceeds the cost of a
+/// plan through the node: an admissible, consistent f.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MergeBound {
+    /// Children before parents; the root (the whole group) is last.
+    pub merges: Vec<MergeNode>,
+    /// For each unit, the merge it takes part in and the other side.
+    unit_up: Vec<(usize, Part)>,
+    /// For each merge but the root, the merge above it and the other side.
+    merge_up: Vec<Option<(usize, Part)>>,
+}
+
+impl MergeBound {
+    /// The bound of `merges` (children before parents, root last) over
+    /// `units` units, each taking part in exactly one merge.
+    pub fn new(merges: Vec<MergeNode>, units: usize) -> Self {
+        let mut unit_up = vec![(usize::MAX, Part::Unit(usize::MAX)); units];
+        let mut merge_up = vec![None; merges.len()];
+        for (m, node) in merges.iter().enumerate() {
+            for side in 0..2 {
+                let other = node.parts[1 - side];
+                match node.parts[side] {
+                    Part::Unit(i) => unit_up[i] = (m, other),
+                    Part::Merge(j) => merge_up[j] = Some((m, other)),
+                }
+            }
+        }
+        debug_assert!(unit_up.iter().all(|&(m, _)| m < merges.len()));
+        Self {
+            merges,
+            unit_up,
+            merge_up,
+        }
+    }
+
+    /// The bound, given each unit's `g + h` in `unit_f`; `vals` receives
+    /// every merge's bound (for [`MergeBound::eval_one`]).
+    pub fn eval(&self, unit_f: &[u32], vals: &mut Vec<u32>) -> u32 {
+        vals.clear();
+        for m in &self.merges {
+            let v = (self.part(m.parts[0], unit_f, vals) + self.part(m.parts[1], unit_f, vals))
+                .max(m.cost);
+            vals.push(v);
+        }
+        vals.last().copied().unwrap_or_else(|| unit_f.iter().sum())
+    }
+
+    /// The bound when unit `i`'s `g + h` becomes `fi` and the others keep
+    /// theirs (`vals` from [`MergeBound::eval`] over `unit_f`): only the
+    /// merges from that unit up to the root change.
+    #[inline]
+    pub fn eval_one(&self, unit_f: &[u32], vals: &[u32], i: usize, fi: u32) -> u32 {
+        let (mut m, mut other) = self.unit_up[i];
+        let mut cur = fi;
+        loop {
+            cur = (cur + self.part(other, unit_f, vals)).max(self.merges[m].cost);
+            match self.merge_up[m] {
+                Some((up, o)) => {
+                    m = up;
+                    other = o;
+                }
+                None => return cur,
+            }
+        }
+    }
+
+    #[inline]
+    fn part(&self, p: Part, unit_f: &[u32], vals: &[u32]) -> u32 {
+        match p {
+            Part::Unit(i) => unit_f[i],
+            Part::Merge(j) => vals[j],
+        }
+    }
 }
 
 impl GroupProblem<'_> {
