@@ -7,6 +7,7 @@ mod conflict;
 mod cooperative;
 mod lra;
 pub mod odid;
+mod optimistic;
 mod order;
 mod whca;
 mod winner;

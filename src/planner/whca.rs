@@ -27,6 +27,7 @@ use crate::engine::{Budget, Scheduler, World};
 use crate::map::Cell;
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 
+use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
@@ -537,11 +538,8 @@ impl Planner for WindowedHca {
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();
-        // Optimistic start: the units about to plan stand on their starts at
-        // tick 0 only, so earlier units may route through later ones' starts.
-        for &a in &order {
-            world.table.release_hold(world.agents.start[a.index()], a);
-        }
+        // Optimistic starts: earlier units may route through later ones'.
+        release_starts(world, &order);
         let mut r = Round::default();
         loop {
             let round = match &pool {
@@ -615,45 +613,6 @@ fn save_plan(p: &mut Promotion, world: &World, u: AgentId) {
     p.saved
         .push((u, world.agents.plan_start[u.index()], from..p.cells.len()));
     p.involved.push(u);
-}
-
-/// After an optimistic initial round: holds the start of every unit in
-/// `units` that found no plan (its search failed, or it is still queued), so
-/// it can wait there safely, and drops the plans of the units that claimed
-/// that start after tick 0 or hold it; returns those, which must plan again.
-/// Pinning only adds holds, so the rounds end: at worst every start is held,
-/// as if the start had not been optimistic.
-fn pin_unplanned_starts(world: &mut World, units: &[AgentId]) -> Vec<AgentId> {
-    let mut replan: Vec<AgentId> = Vec::new();
-    let mut through: Vec<AgentId> = Vec::new();
-    for &b in units {
-        let i = b.index();
-        let start = world.agents.start[i];
-        let last = *world.agents.plan(b).last().expect("plans are never empty");
-        if world.table.hold(last).is_some_and(|(h, _)| h == b) {
-            continue;
-        }
-        debug_assert_eq!(last, start, "an unplanned unit's plan is its start");
-        through.clear();
-        through.extend(
-            (1..=world.table.last_tick())
-                .filter_map(|t| world.table.layer_owner(start, t))
-                .chain(world.table.hold(start).map(|(h, _)| h))
-                .filter(|&v| v != b),
-        );
-        for v in through.drain(..) {
-            if replan.contains(&v) {
-                continue;
-            }
-            world.release_plan(v);
-            let vs = world.agents.start[v.index()];
-            world.agents.set_plan(v, 0, &[vs]);
-            replan.push(v);
-        }
-        let pinned = world.table.set_hold(start, 0, b);
-        debug_assert!(pinned.is_ok(), "every other claim on the start was dropped");
-    }
-    replan
 }
 
 /// Follows the true-distance gradient from `from` for up to `steps` cells and
