@@ -225,6 +225,34 @@ mod tests {
         }
     }
 
+    /// Many goals and origins, each answered in the order a window search
+    /// would ask (cells near the origin first), on the seed's kind of map.
+    #[test]
+    fn matches_breadth_first_search_for_many_goals() {
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = generate_map("32x32:0.2".parse().unwrap(), conn, 1);
+            let free: Vec<Cell> = (0..g.cell_count() as u32)
+                .map(Cell)
+                .filter(|&c| g.is_passable(c))
+                .collect();
+            for k in 0..40 {
+                let goal = free[(k * 37) % free.len()];
+                let origin = free[(k * 101 + 13) % free.len()];
+                let bfs = crate::distance::bfs_distances(&g, goal);
+                let mut rra = ReverseResumableAStar::new(&g, goal, origin, true);
+                let mut near = free.clone();
+                near.sort_by_key(|&c| g.grid_distance(c, origin));
+                for &c in &near {
+                    assert_eq!(
+                        rra.distance(&g, c),
+                        bfs[c.index()],
+                        "goal {goal:?} origin {origin:?} cell {c:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_paused_search_resumes_where_it_stopped() {
         let g = generate_map("96x96:0.2".parse().unwrap(), Connectivity::Four, 5);

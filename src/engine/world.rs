@@ -74,6 +74,13 @@ impl World {
     /// its last cell from then on. The path must have been searched against
     /// the table, so every claim succeeds.
     pub fn commit_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) {
+        let held = self.reserve_plan(a, start_tick, path);
+        debug_assert!(held, "searched path end must be holdable");
+    }
+
+    /// [`Self::commit_plan`], returning whether the last cell could be held
+    /// (the claims must succeed).
+    fn reserve_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) -> bool {
         let prio = self.agents.priority[a.index()];
         let now = self.now();
         for (i, &c) in path.iter().enumerate() {
@@ -84,11 +91,12 @@ impl World {
             }
         }
         let last = *path.last().expect("non-empty path");
-        let r = self
+        let held = self
             .table
-            .set_hold(last, start_tick + path.len() as u32 - 1, a);
-        debug_assert!(r.is_ok(), "searched path end must be holdable");
+            .set_hold(last, start_tick + path.len() as u32 - 1, a)
+            .is_ok();
         self.agents.set_plan(a, start_tick, path);
+        held
     }
 
     /// Replans unit `a`: drops its reservations, lets `search` write a new
@@ -114,7 +122,12 @@ impl World {
             self.agents.set_flag(a, AgentFlags::STUCK, false);
             true
         } else {
-            self.commit_plan(a, old_start, old);
+            // Nobody planned since the old plan was released, so it is
+            // free again; only at an optimistic start (see
+            // `planner::optimistic`) may another unit hold the start, and
+            // the unit, stuck and unheld, is then pinned by its planner.
+            let held = self.reserve_plan(a, old_start, old);
+            debug_assert!(held || old.len() == 1, "an old plan's end must be holdable");
             self.agents.set_flag(a, AgentFlags::STUCK, true);
             false
         }

@@ -3,6 +3,7 @@
 //! reserved, then reserves it. CA* is guided by the Manhattan (or Chebyshev)
 //! distance, HCA* by true distances from a Reverse Resumable A* per unit.
 //! A unit whose search fails keeps its cell and tries again a few ticks later.
+//! The first round starts optimistic (see [`super::optimistic`]).
 
 use crate::agents::{AgentFlags, AgentId};
 use crate::distance::{dense_fits, ReverseResumableAStar};
@@ -10,6 +11,7 @@ use crate::engine::World;
 use crate::map::Cell;
 use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
 
+use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
@@ -125,8 +127,19 @@ impl Planner for CooperativeAStar {
             .filter(|&a| !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE))
             .collect();
         rotate_order(&mut due, &world.agents, 0);
+        // Optimistic starts: earlier units may route through later ones'.
+        release_starts(world, &due);
         for &a in &due {
             self.plan_unit(world, a);
+        }
+        loop {
+            let replan = pin_unplanned_starts(world, &due);
+            if replan.is_empty() {
+                break;
+            }
+            for &v in &replan {
+                self.plan_unit(world, v);
+            }
         }
         self.due = due;
     }
