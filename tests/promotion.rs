@@ -23,28 +23,27 @@ fn whca16(max_ticks: u32) -> SimConfig {
     }
 }
 
-/// Without promotions 58 of these 100 units got home in 300 ticks (and 584
-/// of 1,000 over the first ten scenarios); with them, all but a few.
+/// Scenarios 1–10 with 100 units each, 300 ticks: without promotions 590
+/// of the 1,000 units got home; with them, 963.
 #[test]
 fn promotions_clear_the_jams_of_a_maze() {
     let dir = maps_dir();
     let grid = Arc::new(read_map(&dir.join("maze-32-32-2.map"), Connectivity::Four).unwrap());
-    for k in [1, 2] {
+    let (mut reached, mut kept, mut rolled_back) = (0, 0, 0);
+    for k in 1..=10 {
         let scen = read_scenario(&dir.join(format!("scen/maze-32-32-2-random-{k}.scen"))).unwrap();
         let inst = Instance::from_scenario(grid.clone(), &scen, Some(100), "maze-32-32-2").unwrap();
         let s = Simulation::new(&inst, whca16(300)).run();
         assert_eq!(s.collisions, 0, "scenario {k}: {s:?}");
-        assert!(s.promotions_kept > 0, "scenario {k}: no promotion kept");
-        assert!(
-            s.promotions_rolled_back > 0,
-            "scenario {k}: no promotion rolled back"
-        );
-        assert!(
-            s.reached >= 95,
-            "scenario {k}: only {} of 100 home",
-            s.reached
-        );
+        reached += s.reached;
+        kept += s.promotions_kept;
+        rolled_back += s.promotions_rolled_back;
     }
+    assert!(
+        kept > 0 && rolled_back > 0,
+        "promotions kept {kept}, rolled back {rolled_back}"
+    );
+    assert!(reached >= 900, "only {reached} of 1,000 units home");
 }
 
 /// In a one-wide corridor the blocked unit is promoted again and again;

@@ -41,9 +41,9 @@ const MAX_ROUNDS: usize = 4;
 const PROMOTE_AFTER: u8 = 3;
 /// Extra cost of a move that overrides another unit's reservation: the cost
 /// of stepping round one cell, so a promoted unit pushes only where a detour
-/// is longer. (On maze-32-32-2 with 100 units, 10 scenarios, 300 ticks:
-/// cost 1 or 2 brought 998–999 of 1,000 units home, 3 brought 927, 4 692,
-/// 8 474; without promotions 584.)
+/// is longer. (On maze-32-32-2 with 100 units and 300 ticks, scenarios 1–10:
+/// cost 1 brought 996 of 1,000 units home, 2 963, 3 974, 4 629, 8 489, no
+/// promotions 590; scenarios 11–25: cost 1 1,374 of 1,500, 2 1,445.)
 const OVERRIDE_COST: u32 = 2;
 /// How deep a promotion may push: the promoted unit overrides its victims,
 /// they may override theirs, and so on this many times (Silver: "if any of
@@ -336,7 +336,7 @@ impl WindowedHca {
     /// quarter of a window closer to its goal (or found none), and promotes
     /// it once they reach [`PROMOTE_AFTER`], at every replan until a
     /// promotion is kept. (Counting afresh after a failed one as well brought
-    /// 978 maze units of 1,000 home instead of 998.) Only units with true distances are judged: landmark lower
+    /// fewer maze units home.) Only units with true distances are judged: landmark lower
     /// bounds make units that move well look stalled (on the LoRR map that
     /// gave 11,500 promotions, nearly all for nothing, and ticks 50% longer).
     /// Runs in the sequential commit phase. Returns whether plans changed
