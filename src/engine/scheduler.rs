@@ -67,6 +67,8 @@ pub struct Scheduler {
     paths: Vec<Cell>,
     extras: Vec<Cell>,
     outcomes: Vec<SearchOutcome>,
+    /// Batches smaller than this run on the calling thread.
+    min_parallel: usize,
 }
 
 impl Scheduler {
@@ -105,7 +107,14 @@ impl Scheduler {
             paths: Vec::new(),
             extras: Vec::new(),
             outcomes: Vec::new(),
+            min_parallel: 2,
         }
+    }
+
+    /// Runs batches of fewer than `n` units on the calling thread: sharing
+    /// out a handful of sub-millisecond searches costs more than it saves.
+    pub fn set_min_parallel(&mut self, n: usize) {
+        self.min_parallel = n.max(2);
     }
 
     /// The worker pool, if there is one: a planner runs a whole tick's
@@ -170,7 +179,7 @@ impl Scheduler {
         let extras = &mut self.extras[..n * stride];
         match &self.pool {
             // One search gains nothing from the pool but its hand-off cost.
-            Some(pool) if n > 1 => pool.install(|| {
+            Some(pool) if n >= self.min_parallel => pool.install(|| {
                 batch
                     .par_iter()
                     .zip(

@@ -52,6 +52,9 @@ const PUSH_DEPTH: usize = 2;
 /// Most units one promotion may move.
 const MAX_INVOLVED: usize = 24;
 
+/// Smallest batch worth sharing out on the worker pool (see `pool`).
+const MIN_POOL_BATCH: usize = 8;
+
 /// Most units searched together before their results are committed.
 pub const MAX_BATCH: usize = 256;
 
@@ -126,16 +129,18 @@ impl WindowedHca {
     /// workers (0: all cores) within `budget` per tick.
     pub fn new(world: &World, window: u32, threads: usize, budget: Budget) -> Self {
         let window = window.max(2);
+        let mut scheduler = Scheduler::new(
+            threads,
+            window as usize + 1,
+            // Each expansion creates at most 9 nodes (8 moves and a wait).
+            EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4,
+        );
+        scheduler.set_min_parallel(MIN_POOL_BATCH);
         WindowedHca {
             window,
             heuristics: Vec::new(),
             shared_tables: 0,
-            scheduler: Scheduler::new(
-                threads,
-                window as usize + 1,
-                // Each expansion creates at most 9 nodes (8 moves and a wait).
-                EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4,
-            ),
+            scheduler,
             budget,
             batch_size: batch_size(world.agents.len()),
             due: Vec::with_capacity(world.agents.len()),
@@ -324,12 +329,15 @@ impl WindowedHca {
         round
     }
 
-    /// The worker pool, if planning can use it: with one unit per batch
-    /// (small crowds) there is nothing to share out, and handing each tick
-    /// to a pool thread only costs time (100 units on 32×32: 0.10 ms a
-    /// tick through the pool against 0.07 ms without).
+    /// The worker pool, if planning can use it: with small batches there is
+    /// too little to share out, and handing each tick and batch to pool
+    /// threads only costs time (100 units on 32×32: 0.10 ms a tick through
+    /// the pool against 0.07 ms without; 400 units on random-64-64-20, six
+    /// a batch: 0.17 against 0.13 ms; 800, twelve a batch: even).
     fn pool(&self) -> Option<std::sync::Arc<rayon::ThreadPool>> {
-        self.scheduler.pool_handle().filter(|_| self.batch_size > 1)
+        self.scheduler
+            .pool_handle()
+            .filter(|_| self.batch_size >= MIN_POOL_BATCH)
     }
 
     /// Counts a unit's replans in a row whose window brought it less than a
