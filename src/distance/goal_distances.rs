@@ -72,6 +72,23 @@ impl Heuristic {
         }
     }
 
+    /// Restarts this unit's own search from `position` if it has grown too
+    /// large (see [`ReverseResumableAStar::restart_if_grown`]).
+    pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {
+        match self {
+            Heuristic::Rra(r) => r.restart_if_grown(grid, position),
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => false,
+        }
+    }
+
+    /// Times this unit's own search restarted.
+    pub fn restarts(&self) -> usize {
+        match self {
+            Heuristic::Rra(r) => r.restarts,
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
+        }
+    }
+
     /// Whether distances are true distances (landmarks give lower bounds).
     pub fn is_exact(&self) -> bool {
         !matches!(self, Heuristic::Landmarks { .. })

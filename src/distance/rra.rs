@@ -8,6 +8,15 @@ use super::{CellMap, CellSlots};
 use crate::map::{Cell, Grid};
 use crate::search::BucketQueue;
 
+/// A search that has closed this many times its initial search's cells
+/// restarts from the unit's current cell (see
+/// [`ReverseResumableAStar::restart_if_grown`]).
+pub const RESTART_AFTER: f64 = 8.0;
+/// Initial searches smaller than this count as this large for
+/// [`RESTART_AFTER`] (a unit starting next to its goal should not restart
+/// after a few dozen cells).
+const RESTART_MIN: usize = 64;
+
 /// Distance meaning "no path".
 pub const UNREACHABLE: u32 = u32::MAX;
 
@@ -23,8 +32,11 @@ pub struct ReverseResumableAStar {
     /// Per cell: 0 unseen, else `g + 1`, with [`CLOSED`] set once closed.
     state: CellMap,
     closed_count: usize,
-    /// Nodes expanded since the search was (re)started.
+    /// Nodes expanded in all, restarts included.
     pub expanded: usize,
+    /// Nodes the initial search of the current start expanded (to close
+    /// its origin): the yardstick of [`Self::restart_if_grown`].
+    initial: usize,
     /// Times the search was restarted because it grew past its limit.
     pub restarts: usize,
     /// When set, a resume stops at this instant and leaves the search
@@ -65,10 +77,27 @@ impl ReverseResumableAStar {
             self.state.clear();
         }
         self.closed_count = 0;
-        self.expanded = 0;
         self.state.set(goal, 1);
         self.open.push(grid.grid_distance(goal, origin), goal.0);
         self.resume(grid, origin);
+        self.initial = self.closed_count;
+    }
+
+    /// Silver: "Test how much work the backwards search is doing. If it
+    /// grows too large, then it is probably worth restarting it from
+    /// scratch." Once the search has closed [`RESTART_AFTER`] times as many
+    /// cells as its initial search did (a unit pushed far off its original
+    /// route makes every resume expand whole contours), it starts again
+    /// towards `position`, the unit's cell now, so the true distances it
+    /// needs next lie along its new band. Returns whether it restarted.
+    pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {
+        let limit = (self.initial.max(RESTART_MIN) as f64 * RESTART_AFTER) as usize;
+        if self.closed_count <= limit || position == self.origin || self.paused {
+            return false;
+        }
+        self.restarts += 1;
+        self.restart(grid, self.goal, position);
+        true
     }
 
     /// The goal distances are measured to.
@@ -250,6 +279,34 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A unit pushed far from its original cell: the search restarts from
+    /// where the unit is, and its distances stay exact.
+    #[test]
+    fn a_grown_search_restarts_from_the_units_cell() {
+        let g = generate_map("64x64:0.2".parse().unwrap(), Connectivity::Four, 2);
+        let free: Vec<Cell> = (0..g.cell_count() as u32)
+            .map(Cell)
+            .filter(|&c| g.is_passable(c))
+            .collect();
+        let goal = free[free.len() / 2];
+        let (origin, far) = (free[0], free[free.len() - 1]);
+        let bfs = crate::distance::bfs_distances(&g, goal);
+        let mut rra = ReverseResumableAStar::new(&g, goal, origin, true);
+        assert!(!rra.restart_if_grown(&g, far), "nothing grew yet");
+        // Ask for every cell: the search closes the whole map.
+        for &c in &free {
+            assert_eq!(rra.distance(&g, c), bfs[c.index()]);
+        }
+        assert!(
+            rra.restart_if_grown(&g, far),
+            "a search over the whole map restarts"
+        );
+        assert_eq!(rra.restarts, 1);
+        for &c in free.iter().rev() {
+            assert_eq!(rra.distance(&g, c), bfs[c.index()], "after the restart");
         }
     }
 

@@ -71,6 +71,8 @@ pub struct RunSummary {
     pub expanded: u64,
     /// True-distance nodes expanded.
     pub heuristic_expanded: u64,
+    /// True-distance searches restarted because they grew too large.
+    pub heuristic_restarts: u64,
     /// Promoted searches (Silver's unit priorities) and how many of their
     /// plans were kept.
     pub promotions: u64,

@@ -280,6 +280,7 @@ impl Simulation {
             failed_searches: stats.failed_searches,
             expanded: stats.expanded,
             heuristic_expanded: stats.heuristic_expanded,
+            heuristic_restarts: stats.heuristic_restarts,
             promotions: stats.promotions,
             promotions_kept: stats.promotions_kept,
             promotions_rolled_back: stats.promotions_rolled_back,

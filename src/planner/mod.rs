@@ -31,6 +31,9 @@ pub struct PlannerStats {
     pub expanded: u64,
     /// True-distance (RRA*) nodes expanded.
     pub heuristic_expanded: u64,
+    /// RRA* searches restarted from their unit's cell because they grew
+    /// too large (Silver).
+    pub heuristic_restarts: u64,
     /// Searches whose result conflicted with an earlier commit of the same
     /// batch and were run again.
     pub commit_conflicts: u64,

@@ -235,6 +235,7 @@ impl WindowedHca {
                         let mut h = heuristics[i].lock();
                         h.set_deadline(deadline);
                         let before = h.expanded();
+                        h.restart_if_grown(grid, query.start);
                         let penalty = |c: Cell| if requested(c) { w } else { 0 };
                         // The fast path: if the shortest route is free for the
                         // whole window, it is the optimal window; no search.
@@ -605,6 +606,11 @@ impl Planner for WindowedHca {
             .heuristics
             .iter()
             .map(|h| h.lock().expanded() as u64)
+            .sum();
+        s.heuristic_restarts = self
+            .heuristics
+            .iter()
+            .map(|h| h.lock().restarts() as u64)
             .sum();
         s
     }
