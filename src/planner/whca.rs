@@ -114,6 +114,9 @@ struct Promotion {
     cells: Vec<Cell>,
     /// Units given a new plan so far in the current attempt.
     moved: Vec<AgentId>,
+    /// Nodes the promoted searches expanded since the commit loop last
+    /// counted them into the tick's node budget.
+    expanded: u64,
 }
 
 /// What one call to [`WindowedHca::plan_units`] did.
@@ -167,6 +170,7 @@ impl WindowedHca {
                 saved: Vec::with_capacity(MAX_INVOLVED),
                 cells: Vec::with_capacity(MAX_INVOLVED * (window as usize + 1)),
                 moved: Vec::with_capacity(MAX_INVOLVED),
+                expanded: 0,
             },
             stats: PlannerStats::default(),
         }
@@ -292,6 +296,7 @@ impl WindowedHca {
                         world.agents.set_flag(a, AgentFlags::STUCK, true);
                         world.agents.next_replan[i] = now + 1;
                         promoted |= self.note_progress(world, a, deadline);
+                        round.nodes += std::mem::take(&mut self.promotion.expanded);
                         continue;
                     }
                     let path = self.scheduler.path(k);
@@ -307,6 +312,7 @@ impl WindowedHca {
                             world.table.request(c, a, now);
                         }
                         promoted |= self.note_progress(world, a, deadline);
+                        round.nodes += std::mem::take(&mut self.promotion.expanded);
                     } else {
                         self.stats.commit_conflicts += 1;
                         self.retry.push(a);
@@ -466,6 +472,8 @@ impl WindowedHca {
                 &mut p.paths[depth],
             )
         };
+        p.expanded += p.search.expanded as u64;
+        self.stats.expanded += p.search.expanded as u64;
         if !found || p.search.aborted {
             return false;
         }
