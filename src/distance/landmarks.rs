@@ -78,9 +78,10 @@ impl Landmarks {
     ///
     /// `a` and the goal must lie in one connected region (a search never
     /// leaves its start's): then a landmark out of reach of one is out of
-    /// reach of both, its two "far" markers (`u16::MAX`) differ by 0, and no test is needed,
-    /// so the loop is a plain element-wise maximum the compiler vectorizes
-    /// (it was a fifth of the 10,000-unit stress run's time with the tests).
+    /// reach of both, its two "far" markers (`u16::MAX`) differ by 0, and
+    /// no test is needed, so the loop is a plain element-wise maximum the
+    /// compiler vectorizes (it was a fifth of the 10,000-unit stress run's
+    /// time with the tests).
     pub fn lower_bound_to(&self, a: Cell, goal_row: &[u16]) -> u32 {
         let row = self.row(a);
         row.iter()

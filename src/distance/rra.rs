@@ -11,7 +11,7 @@ use crate::search::BucketQueue;
 /// A search that has closed this many times its initial search's cells
 /// restarts from the unit's current cell (see
 /// [`ReverseResumableAStar::restart_if_grown`]).
-pub const RESTART_AFTER: f64 = 8.0;
+pub const RESTART_AFTER: usize = 8;
 /// Initial searches smaller than this count as this large for
 /// [`RESTART_AFTER`] (a unit starting next to its goal should not restart
 /// after a few dozen cells).
@@ -91,7 +91,7 @@ impl ReverseResumableAStar {
     /// towards `position`, the unit's cell now, so the true distances it
     /// needs next lie along its new band. Returns whether it restarted.
     pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {
-        let limit = (self.initial.max(RESTART_MIN) as f64 * RESTART_AFTER) as usize;
+        let limit = self.initial.max(RESTART_MIN) * RESTART_AFTER;
         if self.closed_count <= limit || position == self.origin || self.paused {
             return false;
         }
@@ -123,7 +123,7 @@ impl ReverseResumableAStar {
         let mut run = Resume {
             grid,
             open: &mut self.open,
-            origin: grid.xy(self.origin),
+            origin: self.origin,
             target,
             deadline: self.deadline,
             closed: 0,
@@ -173,8 +173,8 @@ impl ReverseResumableAStar {
 struct Resume<'a> {
     grid: &'a Grid,
     open: &'a mut BucketQueue,
-    /// Coordinates of the origin the search heads for (its heuristic's target).
-    origin: (u32, u32),
+    /// The origin the search heads for (its heuristic's target).
+    origin: Cell,
     target: Cell,
     deadline: Option<std::time::Instant>,
     /// Cells closed by this run.
@@ -187,8 +187,6 @@ impl Resume<'_> {
     #[inline]
     fn run<S: CellSlots + ?Sized>(&mut self, state: &mut S) -> Option<bool> {
         let grid = self.grid;
-        let (ox, oy) = self.origin;
-        let four = grid.connectivity() == crate::map::Connectivity::Four;
         let mut buf = [Cell(0); 8];
         let mut since_check = 0u32;
         while !self.open.is_empty() {
@@ -219,10 +217,7 @@ impl Resume<'_> {
                     continue;
                 }
                 state.set(q, qg + 1);
-                let (qx, qy) = grid.xy(q);
-                let (dx, dy) = (qx.abs_diff(ox), qy.abs_diff(oy));
-                let h = if four { dx + dy } else { dx.max(dy) };
-                self.open.push(qg + h, q.0);
+                self.open.push(qg + grid.grid_distance(q, self.origin), q.0);
             }
             if p == self.target {
                 return Some(true);

@@ -35,9 +35,9 @@ use super::{Planner, PlannerStats};
 const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 /// Rounds of re-searching units whose result conflicted at commit, per tick.
 const MAX_ROUNDS: usize = 4;
-/// Replans in a row that brought a unit less than a quarter of a window
-/// closer (or found nothing) before it is promoted (Silver's unit
-/// priorities): its next search may override other units' reservations.
+/// Replans in a row after which a unit's plan brings it less than a quarter
+/// of a window closer before it is promoted (Silver's unit priorities): its
+/// next search may override other units' reservations.
 const PROMOTE_AFTER: u8 = 3;
 /// Extra cost of a move that overrides another unit's reservation: the cost
 /// of stepping round one cell, so a promoted unit pushes only where a detour
@@ -51,6 +51,12 @@ const OVERRIDE_COST: u32 = 2;
 const PUSH_DEPTH: usize = 2;
 /// Most units one promotion may move.
 const MAX_INVOLVED: usize = 24;
+
+/// Nodes one windowed search may create: each expansion creates at most 9
+/// (8 moves and a wait).
+fn search_nodes(window: u32) -> usize {
+    EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4
+}
 
 /// Smallest batch worth sharing out on the worker pool (see `pool`).
 const MIN_POOL_BATCH: usize = 8;
@@ -90,7 +96,6 @@ pub struct WindowedHca {
     batch_stamp: u32,
     /// Per unit, replans in a row without real progress (see [`PROMOTE_AFTER`]).
     stalled: Vec<u8>,
-
     /// Scratch of the promoted searches and their victims' replans, which
     /// run in the sequential commit phase.
     promotion: Promotion,
@@ -132,12 +137,7 @@ impl WindowedHca {
     /// workers (0: all cores) within `budget` per tick.
     pub fn new(world: &World, window: u32, threads: usize, budget: Budget) -> Self {
         let window = window.max(2);
-        let mut scheduler = Scheduler::new(
-            threads,
-            window as usize + 1,
-            // Each expansion creates at most 9 nodes (8 moves and a wait).
-            EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4,
-        );
+        let mut scheduler = Scheduler::new(threads, window as usize + 1, search_nodes(window));
         scheduler.set_min_parallel(MIN_POOL_BATCH);
         WindowedHca {
             window,
@@ -155,11 +155,8 @@ impl WindowedHca {
             touched: vec![0; world.grid.cell_count()],
             batch_stamp: 0,
             stalled: vec![0; world.agents.len()],
-
             promotion: Promotion {
-                search: crate::search::SpaceTimeAStar::with_capacity(
-                    EXPANSIONS_PER_WINDOW_TICK * window as usize * 9 / 4,
-                ),
+                search: crate::search::SpaceTimeAStar::with_capacity(search_nodes(window)),
                 paths: (0..=PUSH_DEPTH)
                     .map(|_| Vec::with_capacity(window as usize + 1))
                     .collect(),
@@ -347,11 +344,12 @@ impl WindowedHca {
             .filter(|_| self.batch_size >= MIN_POOL_BATCH)
     }
 
-    /// Counts a unit's replans in a row whose window brought it less than a
-    /// quarter of a window closer to its goal (or found none), and promotes
-    /// it once they reach [`PROMOTE_AFTER`], at every replan until a
-    /// promotion is kept. (Counting afresh after a failed one as well brought
-    /// fewer maze units home.) Only units with true distances are judged: landmark lower
+    /// Counts a unit's replans in a row after which its plan (the new one,
+    /// or after a failed search the one it keeps) brings it less than a
+    /// quarter of a window closer to its goal, and promotes it once they
+    /// reach [`PROMOTE_AFTER`], at every replan until a promotion is kept.
+    /// (Counting afresh after a failed one as well brought fewer maze units
+    /// home.) Only units with true distances are judged: landmark lower
     /// bounds make units that move well look stalled (on the LoRR map that
     /// gave 11,500 promotions, nearly all for nothing, and ticks 50% longer).
     /// Runs in the sequential commit phase. Returns whether plans changed
@@ -409,12 +407,10 @@ impl WindowedHca {
             }
             return true;
         }
-        // Someone had no way out: put every plan back as it was.
+        // Someone had no way out: put every plan back as it was. (Every
+        // unit moved was saved first, so this releases the new plans too.)
         self.stats.promotions_rolled_back += 1;
         let p = &mut self.promotion;
-        for &u in &p.moved {
-            world.release_plan(u);
-        }
         for &(u, _, _) in &p.saved {
             world.release_plan(u);
         }

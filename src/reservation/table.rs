@@ -695,6 +695,80 @@ mod tests {
         assert_eq!(t.claim(Cell(5), 6, a, 0), Ok(()));
     }
 
+    /// The promoted searches' blockers follow the same rules as the
+    /// ordinary checks: a move (or a stay for good) has no blocker exactly
+    /// when it is free. Units walk random plans, as the planners reserve
+    /// them (claims, then a hold on the last cell from its tick), some
+    /// claims are released again, on 8-connected maps with both table
+    /// layouts (direct on 8×8, hashed on 40×40).
+    #[test]
+    fn blockers_agree_with_the_checks() {
+        use crate::map::{generate_map, Connectivity};
+        let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: u32| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as u32
+        };
+        for (spec, units) in [("8x8:0.1", 10u32), ("40x40:0.1", 120)] {
+            let g = generate_map(spec.parse().unwrap(), Connectivity::Eight, 3);
+            let t = ReservationTable::for_map(g.cell_count() as u32, g.width(), 10, 256);
+            let free: Vec<Cell> = (0..g.cell_count() as u32)
+                .map(Cell)
+                .filter(|&c| g.is_passable(c))
+                .collect();
+            let mut buf = [Cell(0); 8];
+            for u in 0..units {
+                let a = AgentId(u);
+                let mut cell = free[next(free.len() as u32) as usize];
+                let mut last = None;
+                for tick in 0..=next(9) {
+                    if t.claim(cell, tick, a, 0).is_err() {
+                        break;
+                    }
+                    last = Some((cell, tick));
+                    let n = g.neighbors(cell, &mut buf);
+                    if n > 0 && next(3) > 0 {
+                        cell = buf[next(n as u32) as usize];
+                    }
+                }
+                if let Some((c, tick)) = last {
+                    if next(4) == 0 && tick > 0 {
+                        // A replan that dropped its last tick: a stale bit.
+                        t.release(c, tick, a);
+                    } else {
+                        let _ = t.set_hold(c, tick, a);
+                    }
+                }
+            }
+            for _ in 0..5_000 {
+                let from = free[next(free.len() as u32) as usize];
+                let (tick, a) = (next(9), AgentId(next(units)));
+                let n = g.neighbors(from, &mut buf);
+                let to = if n == 0 || next(4) == 0 {
+                    from
+                } else {
+                    buf[next(n as u32) as usize]
+                };
+                let mut blocked = false;
+                t.move_blockers(&g, a, from, to, tick, &mut |_| blocked = true);
+                assert_eq!(
+                    t.move_is_free(&g, a, from, to, tick),
+                    !blocked,
+                    "{from:?}->{to:?} at {tick}"
+                );
+                let mut stay_blocked = false;
+                t.stay_blockers(to, tick, a, &mut |_| stay_blocked = true);
+                assert_eq!(
+                    t.free_from(to, tick, a),
+                    !stay_blocked,
+                    "stay on {to:?} from {tick}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn holds_and_swaps() {
         let g = Grid::new(3, 1, vec![true; 3], crate::map::Connectivity::Four);
