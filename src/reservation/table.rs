@@ -114,7 +114,9 @@ impl StepView<'_> {
                 if step == 1 || step == grid.width() {
                     return true;
                 }
-                // A crossing needs a unit on a corner now that is not parked.
+                // A crossing needs a unit on a corner now that is not parked:
+                // a holder has no claims after its hold begins (every plan
+                // ends in its hold), so clear corner bits rule one out.
                 let ((fx, fy), (tx, ty)) = (grid.xy(from), grid.xy(to));
                 if !bit_set(self.now, grid.cell(tx, fy)) && !bit_set(self.now, grid.cell(fx, ty)) {
                     return true;
