@@ -76,6 +76,22 @@ pub trait CellSlots {
     fn get(&self, c: Cell) -> u32;
     /// Sets the value at `c`.
     fn set(&mut self, c: Cell, value: u32);
+
+    /// The flag bit of this layout's raw values: bit 31 of a value, kept
+    /// where the layout stores it.
+    const FLAG: u32 = 1 << 31;
+    /// The value at `c` as stored: the value's low bits, with bit 31 moved
+    /// to [`Self::FLAG`]. Inner loops that only test the flag and compare
+    /// the low bits skip the conversion.
+    #[inline]
+    fn get_raw(&self, c: Cell) -> u32 {
+        self.get(c)
+    }
+    /// Stores a raw value (see [`Self::get_raw`]).
+    #[inline]
+    fn set_raw(&mut self, c: Cell, raw: u32) {
+        self.set(c, raw)
+    }
 }
 
 impl CellSlots for [u32] {
@@ -102,6 +118,16 @@ impl CellSlots for [u16] {
     fn set(&mut self, c: Cell, value: u32) {
         debug_assert!(value & 0x7FFF_8000 == 0, "value {value:#x} too large");
         self[c.index()] = ((value & 0x7FFF) | ((value >> 16) & 0x8000)) as u16;
+    }
+    const FLAG: u32 = 0x8000;
+    #[inline]
+    fn get_raw(&self, c: Cell) -> u32 {
+        self[c.index()] as u32
+    }
+    #[inline]
+    fn set_raw(&mut self, c: Cell, raw: u32) {
+        debug_assert!(raw <= 0xFFFF, "raw value {raw:#x} too large");
+        self[c.index()] = raw as u16;
     }
 }
 

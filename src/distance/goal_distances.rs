@@ -124,45 +124,106 @@ pub fn unit_heuristics(
     goals: &[Cell],
     share_from: usize,
 ) -> (Vec<Mutex<Heuristic>>, usize) {
-    let mut count: FxHashMap<Cell, usize> = FxHashMap::default();
-    for &g in goals {
-        *count.entry(g).or_default() += 1;
+    let mut out = Vec::with_capacity(goals.len());
+    let shared = unit_heuristics_in(grid, starts, goals, share_from, &mut Vec::new(), &mut out);
+    (out, shared)
+}
+
+/// Which kind of heuristic each unit gets, from the goals alone.
+struct Kinds {
+    /// How many units name each goal.
+    count: FxHashMap<Cell, usize>,
+    share_from: usize,
+    /// Whether every unit with a goal of its own gets a dense RRA*.
+    dense: bool,
+    /// Units with a goal of their own.
+    own: usize,
+}
+
+impl Kinds {
+    fn new(grid: &Grid, goals: &[Cell], share_from: usize) -> Self {
+        let mut count: FxHashMap<Cell, usize> = FxHashMap::default();
+        for &g in goals {
+            *count.entry(g).or_default() += 1;
+        }
+        let share_from = share_from.max(2);
+        let own = goals.iter().filter(|g| count[g] < share_from).count();
+        Kinds {
+            dense: dense_fits(grid.cell_count(), own),
+            count,
+            share_from,
+            own,
+        }
     }
-    let own = goals
+
+    fn shared(&self, goal: Cell) -> bool {
+        self.count[&goal] >= self.share_from
+    }
+}
+
+/// The memory of the RRA* that [`unit_heuristics_in`] will give each unit
+/// with a goal of its own on a map where they fit (`None` for the others),
+/// reserved ahead of planning: a planner built before its first plan does
+/// its allocating then.
+pub fn reserve_unit_searches(
+    grid: &Grid,
+    goals: &[Cell],
+    share_from: usize,
+) -> Vec<Option<ReverseResumableAStar>> {
+    let kinds = Kinds::new(grid, goals, share_from);
+    goals
         .iter()
-        .filter(|g| count[g] < share_from.max(2))
-        .count();
-    let dense = dense_fits(grid.cell_count(), own);
-    let landmarks = (!dense && own > 0).then(|| Arc::new(Landmarks::build(grid, LANDMARKS)));
-    let shared = |g: &Cell| count[g] >= share_from.max(2);
+        .map(|&g| {
+            (kinds.dense && !kinds.shared(g)).then(|| ReverseResumableAStar::reserve(grid, true))
+        })
+        .collect()
+}
+
+/// [`unit_heuristics`] into `out` (cleared first), taking each unit's RRA*
+/// memory from `reserved` (from [`reserve_unit_searches`]; an empty or
+/// short list is fine). Returns the number of shared tables built.
+pub fn unit_heuristics_in(
+    grid: &Grid,
+    starts: &[Cell],
+    goals: &[Cell],
+    share_from: usize,
+    reserved: &mut [Option<ReverseResumableAStar>],
+    out: &mut Vec<Mutex<Heuristic>>,
+) -> usize {
+    let kinds = Kinds::new(grid, goals, share_from);
+    let landmarks =
+        (!kinds.dense && kinds.own > 0).then(|| Arc::new(Landmarks::build(grid, LANDMARKS)));
     let mut tables: FxHashMap<Cell, Arc<[u32]>> = FxHashMap::default();
-    for g in goals.iter().filter(|g| shared(g)) {
+    for &g in goals.iter().filter(|&&g| kinds.shared(g)) {
         tables
-            .entry(*g)
-            .or_insert_with(|| bfs_distances(grid, *g).into());
+            .entry(g)
+            .or_insert_with(|| bfs_distances(grid, g).into());
     }
     // Serially: built on two threads, the initial searches were slower
     // (brc202d, 100 units: 115 ms against 77), their first touches of fresh
     // memory contending in the kernel, and on small maps no faster.
-    let heuristics = starts
-        .iter()
-        .zip(goals)
-        .map(|(&s, &g)| {
-            let h = if shared(&g) {
-                Heuristic::Shared(tables[&g].clone())
-            } else if let Some(table) = &landmarks {
-                Heuristic::Landmarks {
-                    table: table.clone(),
-                    goal: g,
-                    goal_row: table.row(g).into(),
+    out.clear();
+    out.extend(starts.iter().zip(goals).enumerate().map(|(i, (&s, &g))| {
+        let h = if kinds.shared(g) {
+            Heuristic::Shared(tables[&g].clone())
+        } else if let Some(table) = &landmarks {
+            Heuristic::Landmarks {
+                table: table.clone(),
+                goal: g,
+                goal_row: table.row(g).into(),
+            }
+        } else {
+            match reserved.get_mut(i).and_then(Option::take) {
+                Some(mut rra) => {
+                    rra.restart(grid, g, s);
+                    Heuristic::Rra(rra)
                 }
-            } else {
-                Heuristic::Rra(ReverseResumableAStar::new(grid, g, s, dense))
-            };
-            Mutex::new(h)
-        })
-        .collect();
-    (heuristics, tables.len())
+                None => Heuristic::Rra(ReverseResumableAStar::new(grid, g, s, kinds.dense)),
+            }
+        };
+        Mutex::new(h)
+    }));
+    tables.len()
 }
 
 /// One unit's heuristic as the space-time search's [`DistanceOracle`].

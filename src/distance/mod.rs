@@ -9,6 +9,8 @@ mod rra;
 
 pub use bfs::bfs_distances;
 pub use cell_map::{dense_fits, CellMap, CellSlots};
-pub use goal_distances::{unit_heuristics, Heuristic, UnitOracle};
+pub use goal_distances::{
+    reserve_unit_searches, unit_heuristics, unit_heuristics_in, Heuristic, UnitOracle,
+};
 pub use landmarks::Landmarks;
 pub use rra::{ReverseResumableAStar, UNREACHABLE};

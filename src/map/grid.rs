@@ -252,6 +252,34 @@ impl Grid {
         n
     }
 
+    /// The legal moves of `cell` as a bit set: bit `k` stands for
+    /// [`MOVE_OFFSETS`]`[k]`, reached by adding [`Grid::move_delta`]`(k)` to
+    /// the cell. For inner loops that track coordinates as they move (a
+    /// neighbour's coordinates are its parent's plus the offset, with no
+    /// division).
+    #[inline]
+    pub fn move_bits(&self, cell: Cell) -> u8 {
+        self.moves[cell.index()]
+    }
+
+    /// The index offset of move `k`: `dx + dy * width`.
+    #[inline]
+    pub fn move_delta(&self, k: usize) -> i64 {
+        self.move_delta[k]
+    }
+
+    /// The grid distance ([`Grid::grid_distance`]) between two cells given
+    /// by their coordinates.
+    #[inline]
+    pub fn grid_distance_xy(&self, (ax, ay): (u32, u32), (bx, by): (u32, u32)) -> u32 {
+        let dx = ax.abs_diff(bx);
+        let dy = ay.abs_diff(by);
+        match self.connectivity {
+            Connectivity::Four => dx + dy,
+            Connectivity::Eight => dx.max(dy),
+        }
+    }
+
     /// Computes the legal moves of one cell from the map (used to fill the table).
     fn compute_neighbors(&self, cell: Cell, out: &mut [Cell; 8]) -> usize {
         let (x, y) = self.xy(cell);
@@ -299,14 +327,7 @@ impl Grid {
     /// 4-connectivity, Chebyshev for 8 (every move costs one tick).
     #[inline]
     pub fn grid_distance(&self, a: Cell, b: Cell) -> u32 {
-        let (ax, ay) = self.xy(a);
-        let (bx, by) = self.xy(b);
-        let dx = ax.abs_diff(bx);
-        let dy = ay.abs_diff(by);
-        match self.connectivity {
-            Connectivity::Four => dx + dy,
-            Connectivity::Eight => dx.max(dy),
-        }
+        self.grid_distance_xy(self.xy(a), self.xy(b))
     }
 
     fn label_regions(&mut self) {

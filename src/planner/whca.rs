@@ -22,7 +22,10 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::agents::{AgentFlags, AgentId};
-use crate::distance::{unit_heuristics, Heuristic, UnitOracle, UNREACHABLE};
+use crate::distance::{
+    reserve_unit_searches, unit_heuristics_in, Heuristic, ReverseResumableAStar, UnitOracle,
+    UNREACHABLE,
+};
 use crate::engine::{Budget, Scheduler, World};
 use crate::map::Cell;
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
@@ -32,6 +35,8 @@ use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
 /// Expansion cap of one windowed search, per tick of window.
+/// Goals named by this many units get one shared true-distance table.
+const SHARE_FROM: usize = 2;
 const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 /// Rounds of re-searching units whose result conflicted at commit, per tick.
 const MAX_ROUNDS: usize = 4;
@@ -77,6 +82,9 @@ pub fn batch_size(units: usize) -> usize {
 pub struct WindowedHca {
     window: u32,
     heuristics: Vec<Mutex<Heuristic>>,
+    /// The units' RRA* memory, reserved when the planner is built and taken
+    /// by the initial planning.
+    reserved: Vec<Option<ReverseResumableAStar>>,
     shared_tables: usize,
     scheduler: Scheduler,
     budget: Budget,
@@ -141,7 +149,8 @@ impl WindowedHca {
         scheduler.set_min_parallel(MIN_POOL_BATCH);
         WindowedHca {
             window,
-            heuristics: Vec::new(),
+            heuristics: Vec::with_capacity(world.agents.len()),
+            reserved: reserve_unit_searches(&world.grid, &world.agents.goal, SHARE_FROM),
             shared_tables: 0,
             scheduler,
             budget,
@@ -544,10 +553,14 @@ impl Planner for WindowedHca {
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
         let pool = self.pool();
-        let (heuristics, shared) =
-            unit_heuristics(&grid, &world.agents.start, &world.agents.goal, 2);
-        self.heuristics = heuristics;
-        self.shared_tables = shared;
+        self.shared_tables = unit_heuristics_in(
+            &grid,
+            &world.agents.start,
+            &world.agents.goal,
+            SHARE_FROM,
+            &mut self.reserved,
+            &mut self.heuristics,
+        );
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();

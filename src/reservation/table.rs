@@ -90,6 +90,10 @@ pub struct StepView<'a> {
     /// Claim bits of `tick`'s and `tick + 1`'s layers (`None` outside the ring).
     now: Option<&'a [AtomicU64]>,
     next: Option<&'a [AtomicU64]>,
+    /// On a direct-mapped table, `tick + 1`'s slots and the head word a
+    /// claim there carries without its cell: a set claim bit on the target
+    /// is then settled with one load when another unit holds the claim.
+    next_direct: Option<(&'a [AtomicU64], u64)>,
 }
 
 #[inline(always)]
@@ -105,7 +109,26 @@ impl StepView<'_> {
     #[inline(always)]
     pub fn move_is_free(&self, grid: &Grid, a: AgentId, from: Cell, to: Cell) -> bool {
         let t = self.table;
-        if t.holds[to.index()].load(Ordering::Acquire) == 0 && !bit_set(self.next, to) {
+        // A hold on `to` matters only once it has begun: a unit parks there
+        // for good from its hold's first tick, so before it the cell is
+        // free of it (and a holder never swaps or crosses).
+        let hold = t.holds[to.index()].load(Ordering::Acquire);
+        let held = hold & 0xFFFF_FFFF != NO_OWNER && (hold >> 32) as u32 <= self.tick + 1;
+        let next_bit = bit_set(self.next, to);
+        if next_bit {
+            if let Some((slots, tag)) = self.next_direct {
+                // Another unit's claim on `to` next: blocked, whatever else.
+                let word = slots[t.home(to)].load(Ordering::Acquire);
+                let owner = word & 0xFF_FFFF;
+                if word >> 28 == (((to.0 as u64 + 1) << 8) | tag)
+                    && owner != NO_OWNER
+                    && owner != a.0 as u64 + 1
+                {
+                    return false;
+                }
+            }
+        }
+        if !held && !next_bit {
             if from == to {
                 return true;
             }
@@ -269,6 +292,13 @@ impl ReservationTable {
     #[inline]
     fn tag(&self, tick: u32) -> u8 {
         (tick >> self.ring_shift) as u8
+    }
+
+    /// Whether [`Self::prefetch`] does anything: only for tables too big to
+    /// stay in cache (a search skips gathering what to prefetch otherwise).
+    #[inline]
+    pub fn wants_prefetch(&self) -> bool {
+        self.prefetch
     }
 
     /// Hints the CPU to fetch the slot where `cell`'s claim at `tick` would
@@ -528,11 +558,18 @@ impl ReservationTable {
             self.in_ring(t)
                 .then(|| &*self.layers[(t & (self.ring - 1)) as usize].claimed)
         };
+        let next = tick + 1;
         StepView {
             table: self,
             tick,
             now: bits(tick),
-            next: bits(tick + 1),
+            next: bits(next),
+            next_direct: (self.direct && self.in_ring(next)).then(|| {
+                (
+                    &*self.layers[(next & (self.ring - 1)) as usize].slots,
+                    self.tag(next) as u64,
+                )
+            }),
         }
     }
 

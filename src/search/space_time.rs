@@ -20,7 +20,7 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashMap;
 
 use crate::agents::AgentId;
-use crate::map::{Cell, Grid};
+use crate::map::{Cell, Grid, MOVE_OFFSETS};
 use crate::reservation::ReservationTable;
 
 /// How deep a space-time search goes and how it ends.
@@ -239,23 +239,21 @@ impl NodeIndex {
         }
     }
 
-    /// Where (cell, depth) lives: a slot, or a hash key.
-    #[inline]
-    fn key(&self, grid: &Grid, cell: Cell, depth: u32) -> u64 {
+    /// Where (cell, depth) lives: a slot, or a hash key. `(x, y)` are the
+    /// cell's coordinates (the search carries them from move to move).
+    #[inline(always)]
+    fn key(&self, cell: Cell, (x, y): (u32, u32), depth: u32) -> u64 {
         if !self.dense {
             return ((depth as u64) << 32) | cell.0 as u64;
         }
         let local = match self.boxed {
-            Some(b) => {
-                let (x, y) = grid.xy(cell);
-                ((y - b.y0) * b.width + (x - b.x0)) as usize
-            }
+            Some(b) => ((y - b.y0) * b.width + (x - b.x0)) as usize,
             None => cell.index(),
         };
         (depth as usize * self.layer + local) as u64
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: u64) -> Option<u32> {
         if self.dense {
             let word = self.slots[key as usize];
@@ -265,7 +263,7 @@ impl NodeIndex {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, key: u64, id: u32) {
         if self.dense {
             self.slots[key as usize] = ((self.generation as u64) << 32) | id as u64;
@@ -303,46 +301,33 @@ impl SpaceTimeAStar {
         }
     }
 
-    /// Creates or improves node (cell, depth); returns its id and f if it
-    /// needs (re)pushing.
-    fn node(
+    /// Adds node (cell, depth), not seen before, under index `slot`; `None`
+    /// if the search is out of node ids.
+    #[inline(always)]
+    fn add_node(
         &mut self,
-        grid: &Grid,
+        slot: u64,
         cell: Cell,
         depth: u32,
         g: u32,
         parent: u32,
         h: (u32, bool),
-    ) -> Option<(u32, u32)> {
-        let key = self.index.key(grid, cell, depth);
-        match self.index.get(key) {
-            Some(id) => {
-                let n = &mut self.nodes[id as usize];
-                if n.closed || n.g <= g {
-                    return None;
-                }
-                n.g = g;
-                n.parent = parent;
-                Some((id, g + n.h))
-            }
-            None => {
-                if self.nodes.len() >= MAX_NODES {
-                    return None;
-                }
-                let id = self.nodes.len() as u32;
-                self.nodes.push(Node {
-                    cell,
-                    depth,
-                    g,
-                    h: h.0,
-                    parent,
-                    closed: false,
-                    exact: h.1,
-                });
-                self.index.insert(key, id);
-                Some((id, g + h.0))
-            }
+    ) -> Option<u32> {
+        if self.nodes.len() >= MAX_NODES {
+            return None;
         }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            cell,
+            depth,
+            g,
+            h: h.0,
+            parent,
+            closed: false,
+            exact: h.1,
+        });
+        self.index.insert(slot, id);
+        Some(id)
     }
 
     /// Searches for a plan; on success writes it (one cell per tick, starting
@@ -351,12 +336,12 @@ impl SpaceTimeAStar {
     /// `h(cell)` is the heuristic (true distance for HCA*/WHCA*, Manhattan for
     /// CA*; for windows it also prices the terminal edge). `end_penalty(cell)`
     /// is added to a window's terminal edge (used to make way for requests).
-    pub fn search(
+    pub fn search<H: DistanceOracle + ?Sized>(
         &mut self,
         grid: &Grid,
         table: &ReservationTable,
         q: &SpaceTimeQuery<'_>,
-        h: &mut dyn DistanceOracle,
+        h: &mut H,
         end_penalty: &dyn Fn(Cell) -> u32,
         path: &mut Vec<Cell>,
     ) -> bool {
@@ -386,8 +371,10 @@ impl SpaceTimeAStar {
         if h0 == u32::MAX {
             return false;
         }
-        let (root, _) = self
-            .node(grid, q.start, 0, 0, u32::MAX, (h0, true))
+        let goal_xy = grid.xy(q.goal);
+        let root_slot = self.index.key(q.start, grid.xy(q.start), 0);
+        let root = self
+            .add_node(root_slot, q.start, 0, 0, u32::MAX, (h0, true))
             .expect("fresh scratch");
         self.open.push(Reverse(key(h0, 0, root as u64)));
         let mut buf = [Cell(0); 8];
@@ -456,18 +443,54 @@ impl SpaceTimeAStar {
             if n.depth >= max_depth {
                 continue;
             }
-            let count = grid.neighbors(n.cell, &mut buf);
             let depth = n.depth + 1;
-            // Start every reservation load this expansion will need, so their
-            // cache misses overlap instead of queueing behind each check.
-            for &c in &buf[..count] {
-                table.prefetch(c, tick + 1);
-                table.prefetch(c, tick);
+            if table.wants_prefetch() {
+                // Start every reservation load this expansion will need, so
+                // their cache misses overlap instead of queueing behind each
+                // check.
+                let count = grid.neighbors(n.cell, &mut buf);
+                for &c in &buf[..count] {
+                    table.prefetch(c, tick + 1);
+                    table.prefetch(c, tick);
+                }
+                table.prefetch(n.cell, tick + 1);
             }
-            table.prefetch(n.cell, tick + 1);
             let step_view = table.step(tick);
-            // Moves, then the wait action.
-            for next in buf[..count].iter().copied().chain(std::iter::once(n.cell)) {
+            // Moves (in move-bit order), then the wait action, each with its
+            // cell's coordinates carried from this node's.
+            let pxy = grid.xy(n.cell);
+            let mut bits = grid.move_bits(n.cell);
+            let mut waited = false;
+            loop {
+                let (next, nxy) = if bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (dx, dy) = MOVE_OFFSETS[k];
+                    (
+                        Cell((n.cell.0 as i64 + grid.move_delta(k)) as u32),
+                        (pxy.0.wrapping_add_signed(dx), pxy.1.wrapping_add_signed(dy)),
+                    )
+                } else if !waited {
+                    waited = true;
+                    (n.cell, pxy)
+                } else {
+                    break;
+                };
+                let step = if windowed && next == n.cell && next == q.goal {
+                    q.goal_wait_cost
+                } else {
+                    1
+                };
+                // A node already closed, or reached as cheaply, needs no
+                // legality check and no distance: look it up first.
+                let slot = self.index.key(next, nxy, depth);
+                let seen = self.index.get(slot);
+                if let Some(id) = seen {
+                    let m = &self.nodes[id as usize];
+                    if m.closed || m.g <= n.g + step {
+                        continue;
+                    }
+                }
                 let mut overridden = 0;
                 if !step_view.move_is_free(grid, q.agent, n.cell, next) {
                     match q.overriding {
@@ -477,34 +500,42 @@ impl SpaceTimeAStar {
                         _ => continue,
                     }
                 }
-                let step = overridden
-                    + if windowed && next == n.cell && next == q.goal {
-                        q.goal_wait_cost
-                    } else {
-                        1
-                    };
-                let g = n.g + step;
-                let hn = if next == n.cell {
-                    (n.h, true)
-                } else {
-                    match h.known(next) {
-                        Some(u32::MAX) => continue,
-                        Some(d) => (d, true),
-                        // One move changes the true distance by at most one.
-                        None => (
-                            n.h.saturating_sub(1).max(grid.grid_distance(next, q.goal)),
-                            false,
-                        ),
+                let g = n.g + step + overridden;
+                let (id, hn, exact) = match seen {
+                    Some(id) => {
+                        let m = &mut self.nodes[id as usize];
+                        if m.g <= g {
+                            continue;
+                        }
+                        m.g = g;
+                        m.parent = item;
+                        (id, m.h, m.exact)
+                    }
+                    None => {
+                        let (hn, exact) = if next == n.cell {
+                            (n.h, true)
+                        } else {
+                            match h.known(next) {
+                                Some(u32::MAX) => continue,
+                                Some(d) => (d, true),
+                                // One move changes the true distance by at most one.
+                                None => (
+                                    n.h.saturating_sub(1)
+                                        .max(grid.grid_distance_xy(nxy, goal_xy)),
+                                    false,
+                                ),
+                            }
+                        };
+                        let Some(id) = self.add_node(slot, next, depth, g, item, (hn, exact))
+                        else {
+                            continue;
+                        };
+                        (id, hn, exact)
                     }
                 };
-                if let Some((id, f)) = self.node(grid, next, depth, g, item, hn) {
-                    let inexact = if self.nodes[id as usize].exact {
-                        0
-                    } else {
-                        INEXACT
-                    };
-                    self.open.push(Reverse(key(f, depth, inexact | id as u64)));
-                }
+                let inexact = if exact { 0 } else { INEXACT };
+                self.open
+                    .push(Reverse(key(g + hn, depth, inexact | id as u64)));
             }
         }
         false
