@@ -13,7 +13,7 @@ use parking_lot::Mutex;
 use rayon::prelude::*;
 
 use crate::agents::AgentId;
-use crate::map::Cell;
+use crate::map::{Cell, Grid};
 use crate::search::SpaceTimeAStar;
 
 /// A per-tick planning budget. Work that does not fit carries over.
@@ -109,6 +109,19 @@ impl Scheduler {
             outcomes: Vec::new(),
             min_parallel: 2,
         }
+    }
+
+    /// Readies every worker's scratch for window searches `window` ticks
+    /// deep on `grid`, and the result buffers for batches of up to
+    /// `max_batch` units, so the first batches neither allocate nor touch
+    /// fresh memory (see [`SpaceTimeAStar::prepare`]).
+    pub fn prepare(&mut self, grid: &Grid, window: u32, max_batch: usize) {
+        for w in &mut self.workers {
+            w.get_mut().search.prepare(grid, window);
+        }
+        self.paths.resize(max_batch * self.stride, Cell(0));
+        self.extras.resize(max_batch * self.stride, Cell(0));
+        self.outcomes.resize(max_batch, SearchOutcome::default());
     }
 
     /// Runs batches of fewer than `n` units on the calling thread: sharing

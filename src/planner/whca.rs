@@ -147,6 +147,11 @@ impl WindowedHca {
         let window = window.max(2);
         let mut scheduler = Scheduler::new(threads, window as usize + 1, search_nodes(window));
         scheduler.set_min_parallel(MIN_POOL_BATCH);
+        let batch_size = batch_size(world.agents.len());
+        scheduler.prepare(&world.grid, window, batch_size);
+        let mut promoted_search =
+            crate::search::SpaceTimeAStar::with_capacity(search_nodes(window));
+        promoted_search.prepare(&world.grid, window);
         WindowedHca {
             window,
             heuristics: Vec::with_capacity(world.agents.len()),
@@ -154,7 +159,7 @@ impl WindowedHca {
             shared_tables: 0,
             scheduler,
             budget,
-            batch_size: batch_size(world.agents.len()),
+            batch_size,
             due: Vec::with_capacity(world.agents.len()),
             fresh: Vec::with_capacity(world.agents.len()),
             skipped: Vec::with_capacity(world.agents.len()),
@@ -165,7 +170,7 @@ impl WindowedHca {
             batch_stamp: 0,
             stalled: vec![0; world.agents.len()],
             promotion: Promotion {
-                search: crate::search::SpaceTimeAStar::with_capacity(search_nodes(window)),
+                search: promoted_search,
                 paths: (0..=PUSH_DEPTH)
                     .map(|_| Vec::with_capacity(window as usize + 1))
                     .collect(),

@@ -133,7 +133,7 @@ impl<F: FnMut(Cell) -> u32> DistanceOracle for F {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Node {
     cell: Cell,
     depth: u32,
@@ -177,6 +177,11 @@ struct NodeIndex {
     generation: u32,
     /// Slots per depth layer.
     layer: usize,
+    /// Depths indexed. Slots are cell-major, every depth of one cell side
+    /// by side: a search's nodes cluster on few cells, and a wait's
+    /// successor shares its parent's cache line (depth-major, a cold
+    /// search missed the cache on nearly every new node).
+    depths: usize,
     dense: bool,
     /// The indexed box: `None` for the whole map.
     boxed: Option<IndexBox>,
@@ -213,6 +218,7 @@ impl NodeIndex {
         self.layer = self
             .boxed
             .map_or(grid.cell_count(), |b| (b.width * b.height) as usize);
+        self.depths = depths;
         let slots = self.layer.saturating_mul(depths);
         self.dense = slots <= DENSE_SLOTS;
         if self.dense {
@@ -250,7 +256,7 @@ impl NodeIndex {
             Some(b) => ((y - b.y0) * b.width + (x - b.x0)) as usize,
             None => cell.index(),
         };
-        (depth as usize * self.layer + local) as u64
+        (local * self.depths + depth as usize) as u64
     }
 
     #[inline(always)]
@@ -299,6 +305,24 @@ impl SpaceTimeAStar {
             open: BinaryHeap::with_capacity(nodes),
             ..Self::default()
         }
+    }
+
+    /// Readies the scratch for window searches `window` ticks deep on
+    /// `grid`: sizes the node index and writes once through the node,
+    /// index and open-list memory, so that the first searches (a game's
+    /// initial planning) neither allocate nor fault in fresh pages.
+    pub fn prepare(&mut self, grid: &Grid, window: u32) {
+        self.index
+            .reset(grid, Cell(0), Some(window), window as usize + 1);
+        for w in self.index.slots.iter_mut().step_by(512) {
+            *w = std::hint::black_box(0);
+        }
+        self.nodes.resize(self.nodes.capacity(), Node::default());
+        self.nodes.clear();
+        let mut open = std::mem::take(&mut self.open).into_vec();
+        open.resize(open.capacity(), Reverse(0));
+        open.clear();
+        self.open = BinaryHeap::from(open);
     }
 
     /// Adds node (cell, depth), not seen before, under index `slot`; `None`
