@@ -14,6 +14,7 @@ pub mod agents;
 pub mod cli;
 pub mod distance;
 pub mod engine;
+pub mod footprint;
 pub mod io;
 pub mod map;
 pub mod motion;

@@ -1,0 +1,278 @@
+//! Unit shapes and the footprints of their actions.
+
+use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
+
+/// A unit's body and pace: a square of `size` × `size` cells anchored at its
+/// top-left cell, taking `ticks_per_move` ticks for a step of one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitShape {
+    /// Side of the unit's square, in cells (1 for an ordinary unit).
+    pub size: u32,
+    /// Ticks one step of one cell takes (1 for an ordinary unit).
+    pub ticks_per_move: u32,
+}
+
+impl Default for UnitShape {
+    fn default() -> Self {
+        UnitShape {
+            size: 1,
+            ticks_per_move: 1,
+        }
+    }
+}
+
+/// One block of reservation entries of an action: the cell at (`dx`, `dy`)
+/// from the unit's anchor where the action starts, for ticks `t0..=t1` after
+/// it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Column offset from the anchor.
+    pub dx: i32,
+    /// Row offset from the anchor.
+    pub dy: i32,
+    /// First tick (after the action's start) the cell is reserved.
+    pub t0: u32,
+    /// Last tick the cell is reserved.
+    pub t1: u32,
+}
+
+/// An action of a unit: where it takes the anchor, how long it takes, and
+/// every reservation entry it sweeps (its *footprint*, Silver's figure 6).
+/// Two units whose footprints share no entry never touch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// Column change of the anchor.
+    pub dx: i32,
+    /// Row change of the anchor.
+    pub dy: i32,
+    /// Ticks the action takes.
+    pub duration: u32,
+    /// The footprint.
+    pub entries: Vec<Entry>,
+}
+
+impl Action {
+    /// Waiting one tick: the body's cells, at the tick and the next.
+    pub fn wait(shape: UnitShape) -> Action {
+        let mut entries = Vec::new();
+        square(shape.size, (0, 0), 0, 1, &mut entries);
+        Action {
+            dx: 0,
+            dy: 0,
+            duration: 1,
+            entries,
+        }
+    }
+
+    /// A step of one cell (`dx`, `dy` in -1..=1, not both 0), taking the
+    /// shape's `ticks_per_move`: every cell the body sweeps, for every tick
+    /// of the step. Straight, that is the body's squares at both ends; on a
+    /// diagonal, the whole box around them, so that two units cannot cross
+    /// through one square (the cube of eight entries of Silver's figure 6A).
+    pub fn step(shape: UnitShape, dx: i32, dy: i32) -> Action {
+        assert!(
+            dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
+            "a step moves one cell"
+        );
+        let mut entries = Vec::new();
+        sweep(shape, (0, 0), (dx, dy), 0, &mut entries);
+        Action {
+            dx,
+            dy,
+            duration: shape.ticks_per_move.max(1),
+            entries,
+        }
+    }
+
+    /// A curved move through `waypoints` (anchor offsets from the start, each
+    /// one step from the one before) in one go, a step's time per waypoint:
+    /// the entries its motion intersects, segment by segment (Silver's figure
+    /// 6C). A unit cannot stop or turn back half-way through, as a vehicle
+    /// on a turn cannot. Its duration is never less than its steps' time,
+    /// so true distances over steps stay admissible.
+    pub fn curve(shape: UnitShape, waypoints: &[(i32, i32)]) -> Action {
+        assert!(!waypoints.is_empty(), "a curve has waypoints");
+        let s = shape.ticks_per_move.max(1);
+        let mut entries = Vec::new();
+        let mut at = (0, 0);
+        for (i, &w) in waypoints.iter().enumerate() {
+            let d = (w.0 - at.0, w.1 - at.1);
+            assert!(
+                d.0.abs() <= 1 && d.1.abs() <= 1 && d != (0, 0),
+                "curve waypoints are one step apart"
+            );
+            sweep(shape, at, d, i as u32 * s, &mut entries);
+            at = w;
+        }
+        Action {
+            dx: at.0,
+            dy: at.1,
+            duration: waypoints.len() as u32 * s,
+            entries,
+        }
+    }
+
+    /// Whether this is the wait action.
+    pub fn is_wait(&self) -> bool {
+        (self.dx, self.dy) == (0, 0)
+    }
+
+    /// Where the anchor ends if the action starts at `from`, if on the map.
+    pub fn target(&self, grid: &Grid, from: Cell) -> Option<Cell> {
+        let (x, y) = grid.xy(from);
+        grid.cell_checked(x as i64 + self.dx as i64, y as i64 + self.dy as i64)
+    }
+
+    /// Calls `f(cell, tick)` for every reservation entry of the action
+    /// started at `from` at tick `start`; false if some entry is off the map
+    /// or on a blocked cell (then the action is illegal there).
+    pub fn for_each_entry(
+        &self,
+        grid: &Grid,
+        from: Cell,
+        start: u32,
+        f: &mut dyn FnMut(Cell, u32) -> bool,
+    ) -> bool {
+        let (x, y) = grid.xy(from);
+        for e in &self.entries {
+            let Some(c) = grid.cell_checked(x as i64 + e.dx as i64, y as i64 + e.dy as i64) else {
+                return false;
+            };
+            if !grid.is_passable(c) {
+                return false;
+            }
+            for t in e.t0..=e.t1 {
+                if !f(c, start + t) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The cells of a `size` square with its anchor at `at`, for ticks `t0..=t1`.
+fn square(size: u32, at: (i32, i32), t0: u32, t1: u32, out: &mut Vec<Entry>) {
+    for dy in 0..size as i32 {
+        for dx in 0..size as i32 {
+            out.push(Entry {
+                dx: at.0 + dx,
+                dy: at.1 + dy,
+                t0,
+                t1,
+            });
+        }
+    }
+}
+
+/// The box swept by a body stepping from `at` by `d`, for the step's ticks
+/// starting at `t0`; cells already listed for an overlapping time are
+/// merged so each cell appears once per segment.
+fn sweep(shape: UnitShape, at: (i32, i32), d: (i32, i32), t0: u32, out: &mut Vec<Entry>) {
+    let k = shape.size as i32;
+    let s = shape.ticks_per_move.max(1);
+    let (x0, x1) = (at.0.min(at.0 + d.0), at.0.max(at.0 + d.0) + k - 1);
+    let (y0, y1) = (at.1.min(at.1 + d.1), at.1.max(at.1 + d.1) + k - 1);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if let Some(e) = out
+                .iter_mut()
+                .find(|e| (e.dx, e.dy) == (x, y) && e.t1 >= t0)
+            {
+                e.t1 = e.t1.max(t0 + s);
+            } else {
+                out.push(Entry {
+                    dx: x,
+                    dy: y,
+                    t0,
+                    t1: t0 + s,
+                });
+            }
+        }
+    }
+}
+
+/// The actions a unit chooses from: the wait first, then the steps of the
+/// map's connectivity, then any extra (curved) actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionSet {
+    /// The shape the footprints are for.
+    pub shape: UnitShape,
+    /// The actions; index 0 is the wait.
+    pub actions: Vec<Action>,
+}
+
+impl ActionSet {
+    /// Waits and steps for `shape` under `connectivity`.
+    pub fn grid(shape: UnitShape, connectivity: Connectivity) -> Self {
+        let steps = match connectivity {
+            Connectivity::Four => &MOVE_OFFSETS[..4],
+            Connectivity::Eight => &MOVE_OFFSETS[..],
+        };
+        let mut actions = vec![Action::wait(shape)];
+        actions.extend(steps.iter().map(|&(dx, dy)| Action::step(shape, dx, dy)));
+        ActionSet { shape, actions }
+    }
+
+    /// Adds an action (a curve made for this shape).
+    pub fn with(mut self, action: Action) -> Self {
+        self.actions.push(action);
+        self
+    }
+
+    /// The longest action, in ticks.
+    pub fn longest(&self) -> u32 {
+        self.actions.iter().map(|a| a.duration).max().unwrap_or(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells_at(a: &Action, t: u32) -> Vec<(i32, i32)> {
+        let mut v: Vec<_> = a
+            .entries
+            .iter()
+            .filter(|e| e.t0 <= t && t <= e.t1)
+            .map(|e| (e.dx, e.dy))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_diagonal_step_reserves_the_whole_square() {
+        let a = Action::step(UnitShape::default(), 1, 1);
+        assert_eq!(a.entries.len(), 4);
+        for t in 0..=1 {
+            assert_eq!(cells_at(&a, t), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+        }
+    }
+
+    #[test]
+    fn a_large_slow_unit_sweeps_its_box_for_the_whole_step() {
+        let shape = UnitShape {
+            size: 2,
+            ticks_per_move: 3,
+        };
+        let a = Action::step(shape, 1, 0);
+        assert_eq!(a.duration, 3);
+        for t in 0..=3 {
+            assert_eq!(cells_at(&a, t).len(), 6, "a 3×2 box at tick {t}");
+        }
+        assert!(cells_at(&a, 4).is_empty());
+    }
+
+    #[test]
+    fn a_curve_reserves_each_segment_only_while_it_is_swept() {
+        let a = Action::curve(UnitShape::default(), &[(1, 0), (2, 1)]);
+        assert_eq!((a.dx, a.dy, a.duration), (2, 1, 2));
+        assert_eq!(cells_at(&a, 0), vec![(0, 0), (1, 0)]);
+        assert_eq!(
+            cells_at(&a, 1),
+            vec![(0, 0), (1, 0), (1, 1), (2, 0), (2, 1)]
+        );
+        assert_eq!(cells_at(&a, 2), vec![(1, 0), (1, 1), (2, 0), (2, 1)]);
+    }
+}

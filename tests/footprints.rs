@@ -1,0 +1,293 @@
+//! Units with footprints (Silver's article): large, slow, diagonal and
+//! curved movers plan around each other, and an independent validator
+//! finds no shared reservation entry, on generated and benchmark maps.
+
+use std::sync::Arc;
+
+use throng::footprint::{
+    random_units, validate_footprints, Action, FootprintError, FootprintPlanner, FootprintUnit,
+    FootprintViolation, PlannedAction, UnitShape,
+};
+use throng::map::{generate_map, read_map, Cell, Connectivity, Grid};
+
+const SMALL: UnitShape = UnitShape {
+    size: 1,
+    ticks_per_move: 1,
+};
+const LARGE: UnitShape = UnitShape {
+    size: 2,
+    ticks_per_move: 1,
+};
+const SLOW: UnitShape = UnitShape {
+    size: 1,
+    ticks_per_move: 3,
+};
+const LARGE_SLOW: UnitShape = UnitShape {
+    size: 2,
+    ticks_per_move: 2,
+};
+
+/// A mix: half ordinary units, the rest large, slow or both.
+fn mix(n: usize) -> Vec<UnitShape> {
+    (0..n)
+        .map(|i| match i % 8 {
+            0 | 1 => LARGE,
+            2 => SLOW,
+            3 => LARGE_SLOW,
+            _ => SMALL,
+        })
+        .collect()
+}
+
+fn no_curves(_: UnitShape) -> Vec<Action> {
+    Vec::new()
+}
+
+/// A quarter turn for every shape: east, then south-east, in one go.
+fn turns(s: UnitShape) -> Vec<Action> {
+    vec![
+        Action::curve(s, &[(1, 0), (2, 1)]),
+        Action::curve(s, &[(0, 1), (-1, 2)]),
+    ]
+}
+
+/// Runs `units` for `ticks` and returns (validator findings, units home).
+fn run(
+    grid: Arc<Grid>,
+    units: Vec<FootprintUnit>,
+    ticks: u32,
+    extra: &dyn Fn(UnitShape) -> Vec<Action>,
+) -> (Vec<FootprintViolation>, usize, usize) {
+    let n = units.len();
+    let mut p = FootprintPlanner::new(grid.clone(), units, 16, extra).unwrap();
+    p.run(ticks);
+    let sets: Vec<_> = (0..n).map(|i| p.action_set(i)).collect();
+    let starts: Vec<Cell> = p.units().iter().map(|u| u.start).collect();
+    let logs: Vec<&[PlannedAction]> = (0..n).map(|i| p.log(i)).collect();
+    let v = validate_footprints(&grid, &sets, &starts, &logs);
+    let home = (0..n)
+        .filter(|&i| p.position(i) == p.units()[i].goal)
+        .count();
+    (v, home, n)
+}
+
+#[test]
+fn mixed_shapes_never_share_an_entry_on_generated_maps() {
+    for (conn, seed) in [
+        (Connectivity::Four, 1),
+        (Connectivity::Eight, 2),
+        (Connectivity::Four, 3),
+    ] {
+        let grid = Arc::new(generate_map("40x40:0.1".parse().unwrap(), conn, seed));
+        let units = random_units(&grid, &mix(48), seed);
+        assert_eq!(units.len(), 48);
+        let (v, home, n) = run(grid, units, 300, &no_curves);
+        assert!(
+            v.is_empty(),
+            "{conn:?} seed {seed}: {:?}",
+            &v[..v.len().min(5)]
+        );
+        assert!(
+            home * 10 >= n * 9,
+            "{conn:?} seed {seed}: only {home} of {n} home"
+        );
+    }
+}
+
+#[test]
+fn curved_moves_never_share_an_entry() {
+    let grid = Arc::new(generate_map(
+        "32x32:0.1".parse().unwrap(),
+        Connectivity::Eight,
+        4,
+    ));
+    let units = random_units(&grid, &mix(32), 4);
+    let (v, home, n) = run(grid, units, 300, &turns);
+    assert!(v.is_empty(), "{:?}", &v[..v.len().min(5)]);
+    assert!(home * 10 >= n * 9, "only {home} of {n} home");
+}
+
+#[test]
+fn mixed_shapes_on_a_benchmark_map() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/maps/movingai/random-32-32-20.map"
+    );
+    let grid = Arc::new(read_map(std::path::Path::new(path), Connectivity::Four).unwrap());
+    let units = random_units(&grid, &mix(40), 7);
+    let (v, home, n) = run(grid, units, 400, &no_curves);
+    assert!(v.is_empty(), "{:?}", &v[..v.len().min(5)]);
+    assert!(home * 10 >= n * 8, "only {home} of {n} home");
+}
+
+/// Two units crossing the diagonals of one 2×2 square at the same tick:
+/// the validator catches it, because a diagonal step reserves the square.
+#[test]
+fn the_validator_catches_crossing_diagonals_and_overlapping_bodies() {
+    let grid = Grid::from_rows(&["....", "....", "...."], Connectivity::Eight);
+    let set = throng::footprint::ActionSet::grid(SMALL, Connectivity::Eight);
+    // Actions: 0 wait, 1 N, 2 E, 3 S, 4 W, 5 NE, 6 SE, 7 SW, 8 NW.
+    let a = [PlannedAction {
+        start: 0,
+        from: grid.cell(0, 0),
+        action: 6,
+    }];
+    let b = [PlannedAction {
+        start: 0,
+        from: grid.cell(1, 0),
+        action: 7,
+    }];
+    let v = validate_footprints(
+        &grid,
+        &[&set, &set],
+        &[grid.cell(0, 0), grid.cell(1, 0)],
+        &[&a, &b],
+    );
+    assert!(
+        matches!(
+            v[0],
+            FootprintViolation::Overlap {
+                first: 0,
+                second: 1,
+                ..
+            }
+        ),
+        "{v:?}"
+    );
+    // A large body stepping into a small unit's cell.
+    let big = throng::footprint::ActionSet::grid(LARGE, Connectivity::Eight);
+    let a = [PlannedAction {
+        start: 0,
+        from: grid.cell(0, 0),
+        action: 2,
+    }];
+    let b = [PlannedAction {
+        start: 0,
+        from: grid.cell(2, 1),
+        action: 0,
+    }];
+    let v = validate_footprints(
+        &grid,
+        &[&big, &set],
+        &[grid.cell(0, 0), grid.cell(2, 1)],
+        &[&a, &b],
+    );
+    assert!(!v.is_empty(), "the 2×2 body sweeps (2, 1)");
+    // Apart, nothing is found; a jump is.
+    let b = [PlannedAction {
+        start: 0,
+        from: grid.cell(3, 2),
+        action: 0,
+    }];
+    assert!(validate_footprints(
+        &grid,
+        &[&big, &set],
+        &[grid.cell(0, 0), grid.cell(3, 2)],
+        &[&a, &b]
+    )
+    .is_empty());
+    let jump = [PlannedAction {
+        start: 1,
+        from: grid.cell(0, 0),
+        action: 2,
+    }];
+    let v = validate_footprints(&grid, &[&set], &[grid.cell(0, 0)], &[&jump]);
+    assert!(matches!(
+        v[0],
+        FootprintViolation::Discontinuous { unit: 0, .. }
+    ));
+}
+
+/// Slow and large units must cross a narrow map: the small ones get past
+/// without ever sharing an entry with them.
+#[test]
+fn a_slow_large_unit_and_small_ones_pass_in_a_hall() {
+    let grid = Arc::new(Grid::from_rows(
+        &[
+            "..........",
+            "..........",
+            "..........",
+            "...@@@@...",
+            "..........",
+        ],
+        Connectivity::Four,
+    ));
+    let units = vec![
+        FootprintUnit {
+            start: grid.cell(0, 0),
+            goal: grid.cell(8, 0),
+            shape: LARGE_SLOW,
+        },
+        FootprintUnit {
+            start: grid.cell(9, 0),
+            goal: grid.cell(0, 2),
+            shape: SMALL,
+        },
+        FootprintUnit {
+            start: grid.cell(9, 4),
+            goal: grid.cell(0, 4),
+            shape: SLOW,
+        },
+        FootprintUnit {
+            start: grid.cell(0, 4),
+            goal: grid.cell(9, 3),
+            shape: SMALL,
+        },
+    ];
+    let (v, home, n) = run(grid, units, 200, &no_curves);
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(home, n);
+}
+
+#[test]
+fn bad_footprint_input_is_an_error() {
+    let grid = Arc::new(Grid::from_rows(&["...", ".@.", "..."], Connectivity::Four));
+    let unit = |s: (u32, u32), g: (u32, u32), shape| FootprintUnit {
+        start: grid.cell(s.0, s.1),
+        goal: grid.cell(g.0, g.1),
+        shape,
+    };
+    let new = |units| FootprintPlanner::new(grid.clone(), units, 8, &no_curves).err();
+    assert_eq!(
+        new(vec![unit((0, 0), (2, 2), LARGE)]),
+        Some(FootprintError::DoesNotFit {
+            unit: 0,
+            what: "start"
+        })
+    );
+    assert_eq!(
+        new(vec![
+            unit((0, 0), (2, 2), SMALL),
+            unit((1, 0), (2, 2), SMALL)
+        ]),
+        Some(FootprintError::Overlap {
+            first: 0,
+            second: 1,
+            what: "goal"
+        })
+    );
+    assert_eq!(
+        new(vec![
+            unit((0, 0), (2, 1), SMALL),
+            unit((0, 0), (2, 2), SMALL)
+        ]),
+        Some(FootprintError::Overlap {
+            first: 0,
+            second: 1,
+            what: "start"
+        })
+    );
+    assert!(matches!(
+        new(vec![unit(
+            (0, 0),
+            (2, 2),
+            UnitShape {
+                size: 1,
+                ticks_per_move: 0
+            }
+        )]),
+        Some(FootprintError::BadShape { unit: 0, .. })
+    ));
+    let msg = new(vec![unit((0, 0), (2, 2), LARGE)]).unwrap().to_string();
+    assert!(msg.contains("unit 0") && msg.contains("start"), "{msg}");
+}
