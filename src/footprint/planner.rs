@@ -132,7 +132,12 @@ impl FootprintPlanner {
             }
         }
         let longest = actions.iter().map(|a| a.longest()).max().unwrap_or(1);
-        let horizon = window + 2 * longest + 4;
+        let slowest = units
+            .iter()
+            .map(|u| u.shape.ticks_per_move)
+            .max()
+            .unwrap_or(1);
+        let horizon = window * slowest + 2 * longest + 4;
         let table = ReservationTable::for_map(
             grid.cell_count() as u32,
             grid.width(),
@@ -266,8 +271,9 @@ impl FootprintPlanner {
         // A unit parked where another has asked for way pays for waiting on
         // its goal and for ending its window on the asked cells (as in
         // WHCA*), so it steps aside and comes back.
+        let parked = from == unit.goal;
         let asked = body(&self.grid, unit.goal, unit.shape.size)
-            .any(|c| requested(&self.table, c, a, self.now, self.window));
+            .any(|c| requested(&self.table, c, a, parked, self.now, self.window));
         let found = self.search.run(
             &self.grid,
             &self.fits[i],
@@ -279,8 +285,11 @@ impl FootprintPlanner {
                 from,
                 start: t,
                 goal: unit.goal,
-                window: self.window,
+                // A slow unit's window spans as many of its own steps as a
+                // fast one's: its space-time cells are deeper (Silver).
+                window: self.window * unit.shape.ticks_per_move,
                 goal_wait_cost: u32::from(asked),
+                parked,
                 now: self.now,
             },
         );
@@ -484,14 +493,25 @@ struct SearchGoal {
     window: u32,
     /// Cost of a tick waiting on the goal: 0 (Silver), 1 when asked to make way.
     goal_wait_cost: u32,
+    /// Whether the unit stands on its goal (then it makes way for anyone).
+    parked: bool,
     /// The current tick (requests older than a window are void).
     now: u32,
 }
 
-/// Whether a unit other than `a` asked for way on `cell` within the last
-/// `window` ticks (a window ending there costs a window more).
-fn requested(table: &ReservationTable, cell: Cell, a: AgentId, now: u32, window: u32) -> bool {
-    matches!(table.request_on(cell), Some((b, t)) if b != a && t + window >= now)
+/// Whether unit `a` must make way on `cell`: another unit asked for it
+/// within the last `window` ticks, and `a` is parked on its goal or the
+/// asker comes first (a lower id: two units blocking each other head-on
+/// would otherwise both wait for the other to back off).
+fn requested(
+    table: &ReservationTable,
+    cell: Cell,
+    a: AgentId,
+    parked: bool,
+    now: u32,
+    window: u32,
+) -> bool {
+    matches!(table.request_on(cell), Some((b, t)) if b != a && t + window >= now && (parked || b.0 < a.0))
 }
 
 /// Scratch for the windowed space-time search over actions.
@@ -531,7 +551,7 @@ impl FootprintSearch {
             goal,
             window,
             goal_wait_cost,
-            now: _,
+            ..
         } = q;
         self.nodes.clear();
         self.index.clear();
@@ -579,12 +599,13 @@ impl FootprintSearch {
                 return Some(self.reconstruct(id));
             }
             if n.tick >= t + window {
-                let penalty =
-                    if body(grid, n.cell, size).any(|c| requested(table, c, a, q.now, window)) {
-                        window
-                    } else {
-                        0
-                    };
+                let penalty = if body(grid, n.cell, size)
+                    .any(|c| requested(table, c, a, q.parked, q.now, window))
+                {
+                    window
+                } else {
+                    0
+                };
                 self.open.push(Reverse((n.g + hn + penalty, 0, id, true)));
                 continue;
             }
