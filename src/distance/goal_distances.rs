@@ -72,6 +72,15 @@ impl Heuristic {
         }
     }
 
+    /// Runs this unit's assigned initial search if it has not run yet (see
+    /// [`ReverseResumableAStar::assign`]).
+    #[inline]
+    pub fn ensure_started(&mut self, grid: &Grid) {
+        if let Heuristic::Rra(r) = self {
+            r.ensure_started(grid);
+        }
+    }
+
     /// Restarts this unit's own search from `position` if it has grown too
     /// large (see [`ReverseResumableAStar::restart_if_grown`]).
     pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {
@@ -125,7 +134,15 @@ pub fn unit_heuristics(
     share_from: usize,
 ) -> (Vec<Mutex<Heuristic>>, usize) {
     let mut out = Vec::with_capacity(goals.len());
-    let shared = unit_heuristics_in(grid, starts, goals, share_from, &mut Vec::new(), &mut out);
+    let shared = unit_heuristics_in(
+        grid,
+        starts,
+        goals,
+        share_from,
+        &mut Vec::new(),
+        None,
+        &mut out,
+    );
     (out, shared)
 }
 
@@ -181,13 +198,17 @@ pub fn reserve_unit_searches(
 
 /// [`unit_heuristics`] into `out` (cleared first), taking each unit's RRA*
 /// memory from `reserved` (from [`reserve_unit_searches`]; an empty or
-/// short list is fine). Returns the number of shared tables built.
+/// short list is fine). With `defer = Some(widen)`, units' own searches are
+/// only assigned ([`ReverseResumableAStar::assign`]), to be started by
+/// [`Heuristic::ensure_started`] on whichever thread gets there first.
+/// Returns the number of shared tables built.
 pub fn unit_heuristics_in(
     grid: &Grid,
     starts: &[Cell],
     goals: &[Cell],
     share_from: usize,
     reserved: &mut [Option<ReverseResumableAStar>],
+    defer: Option<u32>,
     out: &mut Vec<Mutex<Heuristic>>,
 ) -> usize {
     let kinds = Kinds::new(grid, goals, share_from);
@@ -213,13 +234,15 @@ pub fn unit_heuristics_in(
                 goal_row: table.row(g).into(),
             }
         } else {
-            match reserved.get_mut(i).and_then(Option::take) {
-                Some(mut rra) => {
-                    rra.restart(grid, g, s);
-                    Heuristic::Rra(rra)
-                }
-                None => Heuristic::Rra(ReverseResumableAStar::new(grid, g, s, kinds.dense)),
+            let mut rra = reserved
+                .get_mut(i)
+                .and_then(Option::take)
+                .unwrap_or_else(|| ReverseResumableAStar::reserve(grid, kinds.dense));
+            match defer {
+                Some(widen) => rra.assign(g, s, widen),
+                None => rra.restart(grid, g, s),
             }
+            Heuristic::Rra(rra)
         };
         Mutex::new(h)
     }));

@@ -44,6 +44,8 @@ pub struct ReverseResumableAStar {
     pub deadline: Option<std::time::Instant>,
     /// Whether the last resume stopped at the deadline.
     pub paused: bool,
+    /// An assigned search not run yet, with its widening.
+    pending: Option<u32>,
 }
 
 impl ReverseResumableAStar {
@@ -93,6 +95,54 @@ impl ReverseResumableAStar {
         self.initial = self.closed_count;
     }
 
+    /// Sets the goal and origin of a search without running it: the first
+    /// [`Self::ensure_started`] does (`InitialiseRRA*`, then a widening of
+    /// `widen`). Lets a planner start its units' searches on another thread
+    /// than the one that asks for their distances.
+    pub fn assign(&mut self, goal: Cell, origin: Cell, widen: u32) {
+        self.goal = goal;
+        self.origin = origin;
+        self.pending = Some(widen);
+    }
+
+    /// Runs the assigned initial search if it has not run yet.
+    #[inline]
+    pub fn ensure_started(&mut self, grid: &Grid) {
+        if let Some(extra) = self.pending.take() {
+            self.restart(grid, self.goal, self.origin);
+            if extra > 0 {
+                self.widen(grid, extra);
+                self.initial = self.closed_count;
+            }
+        }
+    }
+
+    /// Closes every cell whose `g + h` is at most `extra` above the
+    /// origin's true distance: the band of near-shortest routes a window
+    /// search explores first, searched in one run instead of many resumes.
+    pub fn widen(&mut self, grid: &Grid, extra: u32) {
+        let Some(d0) = self.known(self.origin) else {
+            return;
+        };
+        let mut run = Resume {
+            grid,
+            open: &mut self.open,
+            origin: self.origin,
+            target: Cell(u32::MAX),
+            floor_limit: d0 + extra,
+            deadline: None,
+            closed: 0,
+        };
+        match &mut self.state {
+            CellMap::Dense(v) => run.run(v.as_mut_slice()),
+            CellMap::Compact(v) => run.run(v.as_mut_slice()),
+            CellMap::Sparse(m) => run.run(m),
+        };
+        let closed = run.closed;
+        self.closed_count += closed;
+        self.expanded += closed;
+    }
+
     /// Silver: "Test how much work the backwards search is doing. If it
     /// grows too large, then it is probably worth restarting it from
     /// scratch." Once the search has closed [`RESTART_AFTER`] times as many
@@ -135,6 +185,7 @@ impl ReverseResumableAStar {
             open: &mut self.open,
             origin: self.origin,
             target,
+            floor_limit: u32::MAX,
             deadline: self.deadline,
             closed: 0,
         };
@@ -186,6 +237,8 @@ struct Resume<'a> {
     /// The origin the search heads for (its heuristic's target).
     origin: Cell,
     target: Cell,
+    /// Stop before closing a cell of larger f (`u32::MAX`: no limit).
+    floor_limit: u32,
     deadline: Option<std::time::Instant>,
     /// Cells closed by this run.
     closed: usize,
@@ -210,7 +263,12 @@ impl Resume<'_> {
                     return None;
                 }
             }
-            let (_, p) = self.open.pop().expect("not empty");
+            let (f, p) = self.open.pop().expect("not empty");
+            if f > self.floor_limit {
+                // Widened far enough: leave the entry for later resumes.
+                self.open.push(f, p);
+                return Some(false);
+            }
             let p = Cell(p);
             // Raw slot values: `g + 1`, with the layout's flag bit for closed.
             let st = state.get_raw(p);

@@ -17,6 +17,7 @@
 //! a per-tick budget; what does not fit carries over to the next tick while
 //! the units follow the reserved part of their last plan.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -35,6 +36,12 @@ use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
 /// Expansion cap of one windowed search, per tick of window.
+/// A unit's first true-distance search goes on, past its start, until it
+/// has closed every cell within this much of the shortest route's length
+/// (`g + h`): the band its first windows explore, searched in one run
+/// (and off the planning thread, when there is a worker) instead of in
+/// many resumes while planning.
+const INITIAL_WIDEN: u32 = 2;
 /// Goals named by this many units get one shared true-distance table.
 const SHARE_FROM: usize = 2;
 const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
@@ -81,7 +88,9 @@ pub fn batch_size(units: usize) -> usize {
 /// The WHCA* planner's state.
 pub struct WindowedHca {
     window: u32,
-    heuristics: Vec<Mutex<Heuristic>>,
+    /// Per unit (shared with the thread that starts the units' searches
+    /// during the initial planning).
+    heuristics: Arc<Vec<Mutex<Heuristic>>>,
     /// The units' RRA* memory, reserved when the planner is built and taken
     /// by the initial planning.
     reserved: Vec<Option<ReverseResumableAStar>>,
@@ -154,7 +163,7 @@ impl WindowedHca {
         promoted_search.prepare(&world.grid, window);
         WindowedHca {
             window,
-            heuristics: Vec::with_capacity(world.agents.len()),
+            heuristics: Arc::new(Vec::with_capacity(world.agents.len())),
             reserved: reserve_unit_searches(&world.grid, &world.agents.goal, SHARE_FROM),
             shared_tables: 0,
             scheduler,
@@ -248,6 +257,7 @@ impl WindowedHca {
                             overriding: None,
                         };
                         let mut h = heuristics[i].lock();
+                        h.ensure_started(grid);
                         h.set_deadline(deadline);
                         let before = h.expanded();
                         h.restart_if_grown(grid, query.start);
@@ -358,6 +368,32 @@ impl WindowedHca {
             .filter(|_| self.batch_size >= MIN_POOL_BATCH)
     }
 
+    /// The initial planning of the `due` units (in `order`): rounds of
+    /// batches until every unit has a plan or stays pinned on its start.
+    fn plan_initial(&mut self, world: &mut World, due: &mut Vec<AgentId>, order: &[AgentId]) -> Round {
+        let pool = self.pool();
+        let mut r = Round::default();
+        loop {
+            let round = match &pool {
+                Some(pool) => {
+                    pool.install(|| self.plan_units(world, due, Budget::default(), Instant::now()))
+                }
+                None => self.plan_units(world, due, Budget::default(), Instant::now()),
+            };
+            r.searches += round.searches;
+            // A unit left without a plan stays on its start for good, and
+            // whoever planned through that start plans again around it.
+            let replan = pin_unplanned_starts(world, order);
+            if replan.is_empty() {
+                return r;
+            }
+            for &a in &replan {
+                world.agents.set_flag(a, AgentFlags::QUEUED, true);
+            }
+            due.extend_from_slice(&replan);
+        }
+    }
+
     /// Counts a unit's replans in a row after which its plan (the new one,
     /// or after a failed search the one it keeps) brings it less than a
     /// quarter of a window closer to its goal, and promotes it once they
@@ -373,6 +409,7 @@ impl WindowedHca {
         let i = a.index();
         let progressed = {
             let mut h = self.heuristics[i].lock();
+            h.ensure_started(&world.grid);
             if !h.is_exact() {
                 return false;
             }
@@ -470,6 +507,7 @@ impl WindowedHca {
                 }),
             };
             let mut h = self.heuristics[u.index()].lock();
+            h.ensure_started(&world.grid);
             p.search.search(
                 &grid,
                 &world.table,
@@ -557,40 +595,39 @@ impl Planner for WindowedHca {
 
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
-        let pool = self.pool();
         self.shared_tables = unit_heuristics_in(
             &grid,
             &world.agents.start,
             &world.agents.goal,
             SHARE_FROM,
             &mut self.reserved,
-            &mut self.heuristics,
+            Some(std::env::var("WIDEN").ok().and_then(|v| v.parse().ok()).unwrap_or(INITIAL_WIDEN)),
+            Arc::get_mut(&mut self.heuristics).expect("no search starter running"),
         );
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();
         // Optimistic starts: earlier units may route through later ones'.
         release_starts(world, &order);
-        let mut r = Round::default();
-        loop {
-            let round = match &pool {
-                Some(pool) => pool.install(|| {
-                    self.plan_units(world, &mut due, Budget::default(), Instant::now())
-                }),
-                None => self.plan_units(world, &mut due, Budget::default(), Instant::now()),
-            };
-            r.searches += round.searches;
-            // A unit left without a plan stays on its start for good, and
-            // whoever planned through that start plans again around it.
-            let replan = pin_unplanned_starts(world, &order);
-            if replan.is_empty() {
-                break;
+        // The units' initial true-distance searches depend on nothing but
+        // their goals and starts: another worker runs them ahead, in plan
+        // order, while this thread plans (starting any it reaches first).
+        let r = match self.scheduler.pool_handle() {
+            Some(pool) => {
+                let heuristics = self.heuristics.clone();
+                pool.in_place_scope(|scope| {
+                    scope.spawn(|_| {
+                        for &a in &order {
+                            if let Some(mut h) = heuristics[a.index()].try_lock() {
+                                h.ensure_started(&grid);
+                            }
+                        }
+                    });
+                    self.plan_initial(world, &mut due, &order)
+                })
             }
-            for &a in &replan {
-                world.agents.set_flag(a, AgentFlags::QUEUED, true);
-            }
-            due.extend_from_slice(&replan);
-        }
+            None => self.plan_initial(world, &mut due, &order),
+        };
         self.stats.searches += r.searches;
         // Stagger: about 2n/w units replan on each later tick.
         let half = (self.window / 2).max(1);
