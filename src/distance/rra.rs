@@ -124,16 +124,29 @@ impl ReverseResumableAStar {
         let Some(d0) = self.known(self.origin) else {
             return;
         };
+        self.run(grid, Cell(u32::MAX), d0 + extra, None);
+    }
+
+    /// Runs the search until `target` is closed, the next cell's f would
+    /// exceed `floor_limit`, the open list empties or `deadline` passes
+    /// (see [`Resume::run`]), and counts what it closed.
+    fn run(
+        &mut self,
+        grid: &Grid,
+        target: Cell,
+        floor_limit: u32,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<bool> {
         let mut run = Resume {
             grid,
             open: &mut self.open,
             origin: self.origin,
-            target: Cell(u32::MAX),
-            floor_limit: d0 + extra,
-            deadline: None,
+            target,
+            floor_limit,
+            deadline,
             closed: 0,
         };
-        match &mut self.state {
+        let outcome = match &mut self.state {
             CellMap::Dense(v) => run.run(v.as_mut_slice()),
             CellMap::Compact(v) => run.run(v.as_mut_slice()),
             CellMap::Sparse(m) => run.run(m),
@@ -141,6 +154,7 @@ impl ReverseResumableAStar {
         let closed = run.closed;
         self.closed_count += closed;
         self.expanded += closed;
+        outcome
     }
 
     /// Silver: "Test how much work the backwards search is doing. If it
@@ -180,24 +194,7 @@ impl ReverseResumableAStar {
             return false;
         }
         self.paused = false;
-        let mut run = Resume {
-            grid,
-            open: &mut self.open,
-            origin: self.origin,
-            target,
-            floor_limit: u32::MAX,
-            deadline: self.deadline,
-            closed: 0,
-        };
-        let outcome = match &mut self.state {
-            CellMap::Dense(v) => run.run(v.as_mut_slice()),
-            CellMap::Compact(v) => run.run(v.as_mut_slice()),
-            CellMap::Sparse(m) => run.run(m),
-        };
-        let closed = run.closed;
-        self.closed_count += closed;
-        self.expanded += closed;
-        match outcome {
+        match self.run(grid, target, u32::MAX, self.deadline) {
             Some(reached) => reached,
             None => {
                 // Paused with the open list intact: the next resume goes on.
@@ -382,6 +379,41 @@ mod tests {
         assert_eq!(rra.restarts, 1);
         for &c in free.iter().rev() {
             assert_eq!(rra.distance(&g, c), bfs[c.index()], "after the restart");
+        }
+    }
+
+    /// A widened search has closed exactly the band it promises, at true
+    /// distances, and an assigned search started later is the same search.
+    #[test]
+    fn widening_closes_the_band_of_near_shortest_routes() {
+        let g = generate_map("32x32:0.2".parse().unwrap(), Connectivity::Four, 3);
+        let free: Vec<Cell> = (0..g.cell_count() as u32)
+            .map(Cell)
+            .filter(|&c| g.is_passable(c))
+            .collect();
+        for k in 0..10 {
+            let (goal, origin) = (free[(k * 53) % free.len()], free[(k * 97 + 5) % free.len()]);
+            let bfs = crate::distance::bfs_distances(&g, goal);
+            let mut rra = ReverseResumableAStar::reserve(&g, true);
+            rra.assign(goal, origin, 2);
+            assert_eq!(rra.closed_len(), 0, "assigning does not search");
+            rra.ensure_started(&g);
+            let band = bfs[origin.index()] + 2;
+            for &c in &free {
+                let f = bfs[c.index()] + g.grid_distance(c, origin);
+                if f <= band {
+                    assert_eq!(rra.known(c), Some(bfs[c.index()]), "cell {c:?} in the band");
+                }
+                if let Some(d) = rra.known(c) {
+                    assert_eq!(d, bfs[c.index()]);
+                }
+            }
+            let mut again = ReverseResumableAStar::new(&g, goal, origin, true);
+            again.widen(&g, 2);
+            assert_eq!(again.closed_len(), rra.closed_len());
+            for &c in &free {
+                assert_eq!(rra.distance(&g, c), bfs[c.index()]);
+            }
         }
     }
 

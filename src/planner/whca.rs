@@ -370,7 +370,12 @@ impl WindowedHca {
 
     /// The initial planning of the `due` units (in `order`): rounds of
     /// batches until every unit has a plan or stays pinned on its start.
-    fn plan_initial(&mut self, world: &mut World, due: &mut Vec<AgentId>, order: &[AgentId]) -> Round {
+    fn plan_initial(
+        &mut self,
+        world: &mut World,
+        due: &mut Vec<AgentId>,
+        order: &[AgentId],
+    ) -> Round {
         let pool = self.pool();
         let mut r = Round::default();
         loop {
@@ -601,7 +606,12 @@ impl Planner for WindowedHca {
             &world.agents.goal,
             SHARE_FROM,
             &mut self.reserved,
-            Some(std::env::var("WIDEN").ok().and_then(|v| v.parse().ok()).unwrap_or(INITIAL_WIDEN)),
+            Some(
+                std::env::var("WIDEN")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(INITIAL_WIDEN),
+            ),
             Arc::get_mut(&mut self.heuristics).expect("no search starter running"),
         );
         self.collect_due(world, true);
