@@ -325,3 +325,35 @@ fn the_footprints_command_reports_no_violation_and_rejects_bad_input() {
         assert!(err.starts_with("error:"), "{bad:?}: {err}");
     }
 }
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Any map, any mix of sizes 1–3 and paces 1–3, 4- or 8-connected,
+        /// with or without curves: no two units ever share an entry.
+        #[test]
+        fn footprints_never_overlap(
+            seed in 0u64..1000,
+            side in 12u32..28,
+            density in 0.0f64..0.2,
+            eight in any::<bool>(),
+            curves in any::<bool>(),
+            kinds in prop::collection::vec((1u32..4, 1u32..4), 4..20),
+        ) {
+            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+            let spec = format!("{side}x{side}:{density:.2}");
+            let grid = Arc::new(generate_map(spec.parse().unwrap(), conn, seed));
+            let shapes: Vec<UnitShape> = kinds
+                .iter()
+                .map(|&(size, pace)| UnitShape { size, ticks_per_move: pace })
+                .collect();
+            let units = random_units(&grid, &shapes, seed);
+            let extra: &dyn Fn(UnitShape) -> Vec<Action> = if curves { &turns } else { &no_curves };
+            let (v, _, _) = run(grid, units, 120, extra);
+            prop_assert!(v.is_empty(), "{:?}", &v[..v.len().min(3)]);
+        }
+    }
+}
