@@ -9,7 +9,7 @@ use crate::map::Cell;
 /// A ban on one move of one unit: from tick `t` to `t + 1`, to `to`, and from
 /// `from` if given (an edge ban), from anywhere if not (a vertex ban at tick
 /// `t + 1`, waits included).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Ban {
     pub t: u32,
     pub to: Cell,

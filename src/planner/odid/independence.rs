@@ -14,6 +14,10 @@
 //! first; a merged group's search is bounded below by its merge history (every
 //! group it came from was planned optimally alone); and a same-cost replan is
 //! floored at that cost. None of this changes the optimal cost found.
+//!
+//! With `odid-split`, a merge and a same-cost replan of a merged group go
+//! through [`plan_merge`] (a constraint tree over the group's two parts)
+//! instead of OD on the whole group.
 
 use std::rc::Rc;
 
@@ -26,7 +30,7 @@ use super::history::{History, Solved};
 use super::limits::{Budget, Stop};
 use super::path_table::PathTable;
 use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound};
-use super::split::{plan_merge, SplitInput, SplitLimits};
+use super::split::{plan_merge, MergeTask, SplitInput, SplitLimits};
 use super::stats::SearchStats;
 
 /// A low-level optimal search: OD or the joint A*.
@@ -75,6 +79,18 @@ pub(crate) struct IdInput<'a> {
     /// Whether a merge first searches the constraint tree over its two parts
     /// ([`plan_merge`], OD only) before planning the merged group as one.
     pub split: Option<SplitLimits>,
+}
+
+impl IdInput<'_> {
+    /// The instance as [`plan_merge`] sees it.
+    fn split_input(&self) -> SplitInput<'_> {
+        SplitInput {
+            grid: self.grid,
+            starts: self.starts,
+            goals: self.goals,
+            dist: self.dist,
+        }
+    }
 }
 
 /// Runs ID. On success returns the final groups; on failure the groups found
@@ -220,7 +236,27 @@ impl IdState<'_, '_> {
         let cost = self.groups[x].plan.cost;
         // The merge-history bound still holds under the illegal move table.
         let merged = self.groups[x].history.bound(&units);
-        let found = self.plan(&units, Some(&illegal), Some(cost), cost, merged)?;
+        let found = match (self.input.split, &self.groups[x].history) {
+            (Some(limits), History::Merge(..)) => {
+                let split = self.input.split_input();
+                let task = MergeTask {
+                    history: &self.groups[x].history,
+                    illegal: Some(&illegal),
+                    floor: cost,
+                    cost_limit: Some(cost),
+                };
+                plan_merge(
+                    limits,
+                    &split,
+                    &task,
+                    self.avoid.as_mut(),
+                    self.budget,
+                    self.stats,
+                )
+                .map_err(IdFailure::Stopped)?
+            }
+            _ => self.plan(&units, Some(&illegal), Some(cost), cost, merged)?,
+        };
         let ok = found.is_some();
         if let Some(plan) = found {
             debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
@@ -259,17 +295,17 @@ impl IdState<'_, '_> {
         };
         let history = History::Merge(Box::new(part(gl)), Box::new(part(gh)), None);
         let plan = if let Some(limits) = self.input.split {
-            let inp = self.input;
-            let split = SplitInput {
-                grid: inp.grid,
-                starts: inp.starts,
-                goals: inp.goals,
-                dist: inp.dist,
+            let split = self.input.split_input();
+            let task = MergeTask {
+                history: &history,
+                illegal: None,
+                floor: 0,
+                cost_limit: None,
             };
             plan_merge(
                 limits,
                 &split,
-                &history,
+                &task,
                 self.avoid.as_mut(),
                 self.budget,
                 self.stats,

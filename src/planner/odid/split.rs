@@ -20,11 +20,20 @@
 //! A part that is itself a merge is replanned the same way, recursively over
 //! its own merge history, with the bans on its units passed down: replanning
 //! it with OD would meet the same dense level. A part without bans keeps the
-//! optimal plan ID found for it.
+//! optimal plan ID found for it. ID's same-cost replan of a merged group
+//! (around another group's illegal moves, within its own cost) goes the same
+//! way: every search avoids the illegal moves, and the tree stops with no
+//! plan once its cheapest open node costs more than the limit.
+//!
+//! Open nodes with equal cost go fewest conflicts first, and a child that
+//! keeps its parent's cost with fewer conflicts replaces the parent's plans
+//! instead of splitting (Boyarski et al.'s bypass).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use crate::map::{Cell, Grid};
 
@@ -91,29 +100,49 @@ struct Node {
     plans: [Rc<GroupPlan>; 2],
 }
 
-/// Plans the merged group whose history is `history` (a merge): an optimal
-/// plan over its units in ascending order, or `None` if it has none. `avoid`
-/// holds every path outside the group.
+/// What [`plan_merge`] plans: a merged group's history, the moves it must
+/// avoid and the costs it may have.
+pub(crate) struct MergeTask<'a> {
+    pub history: &'a History,
+    /// Another group's paths, for ID's same-cost replan.
+    pub illegal: Option<&'a PathTable>,
+    /// No plan costs less.
+    pub floor: u64,
+    /// Only plans of at most this cost are wanted.
+    pub cost_limit: Option<u64>,
+}
+
+/// Plans the merged group of `task`: an optimal plan over its units in
+/// ascending order that avoids the illegal moves, or `None` if there is none
+/// within the cost limit. `avoid` holds every path outside the group.
 pub(crate) fn plan_merge(
     limits: SplitLimits,
     input: &SplitInput,
-    history: &History,
+    task: &MergeTask,
     avoid: Option<&mut PathTable>,
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> Result<Option<GroupPlan>, Stop> {
     let mut ctx = Ctx {
         limits,
+        known: FxHashMap::default(),
         input,
+        illegal: task.illegal,
         avoid,
         budget,
         stats,
     };
-    ctx.plan_node(history, &[], 0)
+    ctx.plan_fresh(task.history, &[], task.floor, task.cost_limit)
 }
 
 struct Ctx<'a, 'b> {
     limits: SplitLimits,
+    /// Moves every search must avoid (a same-cost replan's illegal table).
+    illegal: Option<&'a PathTable>,
+    /// Plans already found for a part (by its history node's address) under
+    /// a set of bans (sorted): trees over different bans of the other part
+    /// ask for them again.
+    known: FxHashMap<(usize, Vec<UnitBan>), Option<Rc<GroupPlan>>>,
     input: &'a SplitInput<'a>,
     /// Paths outside the merge, and while a part is replanned, the other
     /// part's: ties break towards fewer conflicts between the parts.
@@ -130,23 +159,68 @@ impl Ctx<'_, '_> {
         h: &History,
         bans: &[UnitBan],
         floor: u64,
+    ) -> Result<Option<Rc<GroupPlan>>, Stop> {
+        let mut sorted = bans.to_vec();
+        sorted.sort_unstable();
+        let key = (std::ptr::from_ref(h) as usize, sorted);
+        if let Some(found) = self.known.get(&key) {
+            return Ok(found.clone());
+        }
+        let found = self.plan_fresh(h, bans, floor, None)?.map(Rc::new);
+        self.known.insert(key, found.clone());
+        Ok(found)
+    }
+
+    /// [`Ctx::plan_node`] without looking up the plans already found, and
+    /// only for plans of at most `limit`. A merge without bans keeps the
+    /// optimal plan ID found for it, if that avoids the illegal moves.
+    fn plan_fresh(
+        &mut self,
+        h: &History,
+        bans: &[UnitBan],
+        floor: u64,
+        limit: Option<u64>,
     ) -> Result<Option<GroupPlan>, Stop> {
+        let floor = floor.max(h.cost());
+        if limit.is_some_and(|l| floor > l) {
+            return Ok(None);
+        }
         match h {
-            History::Merge(_, _, Some(solved)) if bans.is_empty() => Ok(Some(solved.plan.clone())),
+            History::Merge(_, _, Some(solved)) if bans.is_empty() && self.clear(&solved.plan) => {
+                Ok(Some(solved.plan.clone()))
+            }
             History::Merge(a, b, _) if h.units().len() >= self.limits.min_units => {
-                let floor = floor.max(h.cost());
-                match self.tree([a, b], bans, floor)? {
+                match self.tree([a, b], bans, floor, limit)? {
                     TreeEnd::Solved(plan) => Ok(Some(plan)),
                     TreeEnd::Infeasible => Ok(None),
-                    TreeEnd::Floor(f) => self.od(h, bans, f.max(floor)),
+                    TreeEnd::Floor(f) => self.od(h, bans, f.max(floor), limit),
                 }
             }
-            _ => self.od(h, bans, floor.max(h.cost())),
+            _ => self.od(h, bans, floor, limit),
         }
     }
 
+    /// Whether `plan` avoids the illegal moves, also while it waits on its
+    /// goals after its last tick.
+    fn clear(&self, plan: &GroupPlan) -> bool {
+        let Some(tab) = self.illegal else {
+            return true;
+        };
+        plan.paths.iter().all(|p| {
+            let at = |t: usize| p[t.min(p.len() - 1)];
+            (0..p.len().max(tab.ticks()))
+                .all(|t| tab.conflicts(self.input.grid, t as u32, at(t), at(t + 1)) == 0)
+        })
+    }
+
     /// OD on all of `h`'s units under `bans`, from `floor`.
-    fn od(&mut self, h: &History, bans: &[UnitBan], floor: u64) -> Result<Option<GroupPlan>, Stop> {
+    fn od(
+        &mut self,
+        h: &History,
+        bans: &[UnitBan],
+        floor: u64,
+        limit: Option<u64>,
+    ) -> Result<Option<GroupPlan>, Stop> {
         let units = h.units();
         let mut own = Bans::new(units.len());
         for &(u, ban) in bans {
@@ -158,9 +232,9 @@ impl Ctx<'_, '_> {
             starts: units.iter().map(|&u| inp.starts[u]).collect(),
             goals: units.iter().map(|&u| inp.goals[u]).collect(),
             dist: units.iter().map(|&u| &inp.dist[u]).collect(),
-            illegal: None,
+            illegal: self.illegal,
             avoid: self.avoid.as_deref(),
-            cost_limit: None,
+            cost_limit: limit,
             floor,
             merged: h.bound(&units),
             bans: (!bans.is_empty()).then_some(&own),
@@ -177,7 +251,7 @@ impl Ctx<'_, '_> {
         floor: u64,
         other_units: &[usize],
         other: &GroupPlan,
-    ) -> Result<Option<GroupPlan>, Stop> {
+    ) -> Result<Option<Rc<GroupPlan>>, Stop> {
         if let Some(tab) = self.avoid.as_deref_mut() {
             for (j, &u) in other_units.iter().enumerate() {
                 tab.add(u, &other.paths[j]);
@@ -199,6 +273,7 @@ impl Ctx<'_, '_> {
         parts: [&History; 2],
         bans: &[UnitBan],
         floor: u64,
+        limit: Option<u64>,
     ) -> Result<TreeEnd, Stop> {
         let units = parts.map(History::units);
         let own: [Vec<UnitBan>; 2] = std::array::from_fn(|side| {
@@ -222,7 +297,7 @@ impl Ctx<'_, '_> {
         let mut root = Vec::with_capacity(2);
         for side in 0..2 {
             match self.plan_node(parts[side], &own[side], 0)? {
-                Some(plan) => root.push(Rc::new(plan)),
+                Some(plan) => root.push(plan),
                 None => return Ok(TreeEnd::Infeasible),
             }
         }
@@ -236,14 +311,20 @@ impl Ctx<'_, '_> {
         let mut open = BinaryHeap::new();
         open.push(Reverse((root_cost, 0u32, 0usize)));
         while let Some(&Reverse((cost, _, n))) = open.peek() {
+            if limit.is_some_and(|l| cost > l) {
+                // Every open node, so every plan, costs more than the limit.
+                return Ok(TreeEnd::Infeasible);
+            }
             if self.stats.expanded - start > allowance || nodes.len() > self.limits.max_nodes {
                 return Ok(TreeEnd::Floor(cost.max(floor)));
             }
             open.pop();
             let plans = [&*nodes[n].plans[0], &*nodes[n].plans[1]];
-            let Some(split) = conflicts(self.input.grid, plans).1 else {
+            let (before, split) = conflicts(self.input.grid, plans);
+            let Some(split) = split else {
                 return Ok(TreeEnd::Solved(join(&units, plans)));
             };
+            let mut children = Vec::with_capacity(2);
             for (side, (i, ban)) in split.into_iter().enumerate() {
                 let unit = units[side][i];
                 let mut side_bans = own[side].clone();
@@ -258,14 +339,31 @@ impl Ctx<'_, '_> {
                     continue;
                 };
                 let mut child_plans = nodes[n].plans.clone();
-                child_plans[side] = Rc::new(plan);
+                child_plans[side] = plan;
                 let child_cost = child_plans[0].cost + child_plans[1].cost;
                 let count = conflicts(self.input.grid, [&*child_plans[0], &*child_plans[1]]).0;
+                if child_cost == cost && count < before {
+                    // Bypass (Boyarski et al. 2015): the child's plan obeys
+                    // the node's bans at the node's cost with fewer conflicts,
+                    // so the node takes it instead of splitting.
+                    nodes[n].plans = child_plans;
+                    children.clear();
+                    children.push((count, None));
+                    break;
+                }
+                children.push((count, Some((side, (unit, ban), child_plans))));
+            }
+            for (count, child) in children {
+                let Some((side, ban, plans)) = child else {
+                    open.push(Reverse((cost, count, n)));
+                    continue;
+                };
+                let child_cost = plans[0].cost + plans[1].cost;
                 open.push(Reverse((child_cost, count, nodes.len())));
                 nodes.push(Node {
                     parent: n,
-                    ban: Some((side, (unit, ban))),
-                    plans: child_plans,
+                    ban: Some((side, ban)),
+                    plans,
                 });
             }
         }
