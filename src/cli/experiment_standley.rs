@@ -41,9 +41,10 @@ pub struct StandleyArgs {
     /// Most units in an instance.
     #[arg(long, default_value_t = 60)]
     pub max_units: usize,
-    /// Optimal algorithm: odid (the seed's OD+ID), od-sid, od, astar-joint-id
-    /// or astar-joint.
-    #[arg(long, default_value = "odid")]
+    /// Optimal algorithm: odid-split (OD+ID with a constraint tree over each
+    /// merge's two parts), odid (the seed's OD+ID), od-sid, od,
+    /// astar-joint-id or astar-joint.
+    #[arg(long, default_value = "odid-split")]
     pub algorithm: String,
     /// Where the CSV, the summary and the chart go.
     #[arg(long, default_value = "results/standley")]
