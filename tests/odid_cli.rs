@@ -1,4 +1,4 @@
-//! `throng run --planner odid|od|astar-joint` solves optimally, writes a plan
+//! `throng run --planner odid-split|odid|od|astar-joint` solves optimally, writes a plan
 //! the validator accepts and a summary whose `soc` is the seed's cost; past
 //! `--time-limit-ms` it reports "not solved" cleanly with the groups found.
 
@@ -11,7 +11,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
 #[test]
 fn optimal_solvers_agree_and_validate() {
     let mut costs = Vec::new();
-    for planner in ["odid", "od", "astar-joint"] {
+    for planner in ["odid-split", "odid", "od", "astar-joint"] {
         let (plan, json, map) = (
             tmp(&format!("{planner}.txt")),
             tmp(&format!("{planner}.json")),

@@ -1,4 +1,5 @@
-//! OD, OD with simple and full ID, and the joint A* find plans of the same
+//! OD, OD with simple and full ID (also with the constraint tree over merges,
+//! `odid-split`), and the joint A* find plans of the same
 //! (optimal) cost on small random instances, 4- and 8-connected, and every
 //! plan passes the independent validator. On the rare instance with no plan
 //! at all (units that cannot pass each other in a corridor) they all agree.
@@ -78,6 +79,7 @@ proptest! {
             OptimalAlgorithm::OdSimpleId,
             OptimalAlgorithm::OdId,
             OptimalAlgorithm::AStarJointId,
+            OptimalAlgorithm::OdIdSplit,
         ] {
             let out = solve(&inst, algorithm, &Limits::none()).expect("valid instance");
             prop_assert_eq!(check_plan(&inst, &out, algorithm), cost, "{}", algorithm);

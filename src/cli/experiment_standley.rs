@@ -41,9 +41,10 @@ pub struct StandleyArgs {
     /// Most units in an instance.
     #[arg(long, default_value_t = 60)]
     pub max_units: usize,
-    /// Optimal algorithm: odid (the seed's OD+ID), od-sid, od, astar-joint-id
-    /// or astar-joint.
-    #[arg(long, default_value = "odid")]
+    /// Optimal algorithm: odid-split (OD+ID with a constraint tree over each
+    /// merge's two parts), odid (the seed's OD+ID), od-sid, od,
+    /// astar-joint-id or astar-joint.
+    #[arg(long, default_value = "odid-split")]
     pub algorithm: String,
     /// Where the CSV, the summary and the chart go.
     #[arg(long, default_value = "results/standley")]
@@ -55,6 +56,10 @@ pub struct StandleyArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+    /// Solve only these instances of the `--instances` set (comma-separated
+    /// indices, as in the CSV's `instance` column), e.g. to rerun failures.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<usize>,
 }
 
 /// A baseline planner for the comparison column (the seed compares HCA*):
@@ -147,7 +152,11 @@ pub fn run_with_baseline(
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.instances as u64)
+        ProgressBar::new(if args.only.is_empty() {
+            args.instances
+        } else {
+            args.only.len()
+        } as u64)
     };
     bar.set_style(ProgressStyle::with_template(
         "{bar:40} {pos}/{len} [{elapsed_precise}<{eta_precise}] {msg}",
@@ -155,6 +164,9 @@ pub fn run_with_baseline(
     let mut rows = Vec::with_capacity(args.instances);
     let mut solved = 0usize;
     for i in 0..args.instances {
+        if !args.only.is_empty() && !args.only.contains(&i) {
+            continue;
+        }
         let inst = make_instance(args, i);
         let out: SolveOutcome = solve(&inst, algorithm, &limits)?;
         solved += usize::from(out.is_solved());

@@ -42,7 +42,7 @@ pub struct RunArgs {
     /// Number of units (first N rows of the scenario) [default: 100 generated, all rows of a scenario].
     #[arg(long)]
     pub agents: Option<usize>,
-    /// Planner: lra, ca, hca, whca; or an optimal solver: odid, od, od-sid, astar-joint, astar-joint-id [default: whca].
+    /// Planner: lra, ca, hca, whca; or an optimal solver: odid-split, odid, od, od-sid, astar-joint, astar-joint-id [default: whca].
     #[arg(long)]
     pub planner: Option<String>,
     /// WHCA* window in ticks [default: 16].
@@ -197,7 +197,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
     let name = args.planner.as_deref().unwrap_or("whca");
     let planner = PlannerKind::parse(name, window).ok_or_else(|| {
         CliError::Usage(format!(
-            "unknown planner `{name}`; expected lra, ca, hca, whca or an optimal solver (odid, od, od-sid, astar-joint, astar-joint-id)"
+            "unknown planner `{name}`; expected lra, ca, hca, whca or an optimal solver (odid-split, odid, od, od-sid, astar-joint, astar-joint-id)"
         ))
     })?;
     Ok(SimConfig {

@@ -1,4 +1,4 @@
-//! `throng run --planner odid|od|od-sid|astar-joint|astar-joint-id`:
+//! `throng run --planner odid-split|odid|od|od-sid|astar-joint|astar-joint-id`:
 //! Standley's optimal offline solver, run to completion (or to its limits)
 //! before any unit moves; the plan is then executed, validated and summarised
 //! like the online planners' runs.

@@ -14,15 +14,23 @@
 //! first; a merged group's search is bounded below by its merge history (every
 //! group it came from was planned optimally alone); and a same-cost replan is
 //! floored at that cost. None of this changes the optimal cost found.
+//!
+//! With `odid-split`, a merge and a same-cost replan of a merged group go
+//! through [`plan_merge`] (a constraint tree over the group's two parts)
+//! instead of OD on the whole group.
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashSet;
 
 use crate::map::{Cell, Grid};
 
 use super::heuristic::DistanceTable;
+use super::history::{History, Solved};
 use super::limits::{Budget, Stop};
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound, MergeNode, Part};
+use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound};
+use super::split::{plan_merge, MergeTask, SplitInput, SplitLimits};
 use super::stats::SearchStats;
 
 /// A low-level optimal search: OD or the joint A*.
@@ -51,37 +59,6 @@ pub(crate) struct Group {
     history: History,
 }
 
-/// A group's merge history.
-#[derive(Clone, Debug)]
-enum History {
-    Unit(usize),
-    /// Two groups merged, and the optimal cost of their union alone (0 while
-    /// it is being searched for).
-    Merge(Box<History>, Box<History>, u64),
-}
-
-impl History {
-    /// The bound over the group's `units` (ascending), or `None` for one unit.
-    fn bound(&self, units: &[usize]) -> Option<MergeBound> {
-        fn walk(h: &History, units: &[usize], out: &mut Vec<MergeNode>) -> Part {
-            match h {
-                History::Unit(u) => Part::Unit(units.binary_search(u).expect("unit of the group")),
-                History::Merge(a, b, cost) => {
-                    let parts = [walk(a, units, out), walk(b, units, out)];
-                    out.push(MergeNode {
-                        parts,
-                        cost: u32::try_from(*cost).unwrap_or(u32::MAX),
-                    });
-                    Part::Merge(out.len() - 1)
-                }
-            }
-        }
-        let mut merges = Vec::new();
-        walk(self, units, &mut merges);
-        (!merges.is_empty()).then(|| MergeBound::new(merges, units.len()))
-    }
-}
-
 /// How an ID run ended without a plan.
 #[derive(Clone, Debug)]
 pub(crate) enum IdFailure {
@@ -99,6 +76,21 @@ pub(crate) struct IdInput<'a> {
     pub dist: &'a [DistanceTable],
     pub low: LowLevel,
     pub mode: IdMode,
+    /// Whether a merge first searches the constraint tree over its two parts
+    /// ([`plan_merge`], OD only) before planning the merged group as one.
+    pub split: Option<SplitLimits>,
+}
+
+impl IdInput<'_> {
+    /// The instance as [`plan_merge`] sees it.
+    fn split_input(&self) -> SplitInput<'_> {
+        SplitInput {
+            grid: self.grid,
+            starts: self.starts,
+            goals: self.goals,
+            dist: self.dist,
+        }
+    }
 }
 
 /// Runs ID. On success returns the final groups; on failure the groups found
@@ -228,6 +220,7 @@ impl IdState<'_, '_> {
             cost_limit,
             floor,
             merged,
+            bans: None,
         };
         (inp.low)(&problem, self.budget, self.stats).map_err(IdFailure::Stopped)
     }
@@ -243,7 +236,27 @@ impl IdState<'_, '_> {
         let cost = self.groups[x].plan.cost;
         // The merge-history bound still holds under the illegal move table.
         let merged = self.groups[x].history.bound(&units);
-        let found = self.plan(&units, Some(&illegal), Some(cost), cost, merged)?;
+        let found = match (self.input.split, &self.groups[x].history) {
+            (Some(limits), History::Merge(..)) => {
+                let split = self.input.split_input();
+                let task = MergeTask {
+                    history: &self.groups[x].history,
+                    illegal: Some(&illegal),
+                    floor: cost,
+                    cost_limit: Some(cost),
+                };
+                plan_merge(
+                    limits,
+                    &split,
+                    &task,
+                    self.avoid.as_mut(),
+                    self.budget,
+                    self.stats,
+                )
+                .map_err(IdFailure::Stopped)?
+            }
+            _ => self.plan(&units, Some(&illegal), Some(cost), cost, merged)?,
+        };
         let ok = found.is_some();
         if let Some(plan) = found {
             debug_assert_eq!(plan.cost, self.groups[x].plan.cost);
@@ -264,20 +277,57 @@ impl IdState<'_, '_> {
         let gl = self.groups.swap_remove(lo);
         let mut units: Vec<usize> = gl.units.iter().chain(&gh.units).copied().collect();
         units.sort_unstable();
-        // Every group on the way to this one was planned optimally alone.
-        let history = History::Merge(Box::new(gl.history), Box::new(gh.history), 0);
         self.forget_paths(&units);
         self.merging = Some(units.clone());
         let before = self.stats.expanded;
-        let plan = self
-            .plan(&units, None, None, 0, history.bound(&units))?
-            .ok_or(IdFailure::NoSolution)?;
+        // Every group on the way to this one was planned optimally alone; a
+        // merged part keeps its current plan, which is optimal too.
+        let part = |g: Group| match g.history {
+            History::Merge(a, b, _) => History::Merge(
+                a,
+                b,
+                Some(Rc::new(Solved {
+                    plan: g.plan,
+                    effort: g.effort,
+                })),
+            ),
+            unit => unit,
+        };
+        let history = History::Merge(Box::new(part(gl)), Box::new(part(gh)), None);
+        let plan = if let Some(limits) = self.input.split {
+            let split = self.input.split_input();
+            let task = MergeTask {
+                history: &history,
+                illegal: None,
+                floor: 0,
+                cost_limit: None,
+            };
+            plan_merge(
+                limits,
+                &split,
+                &task,
+                self.avoid.as_mut(),
+                self.budget,
+                self.stats,
+            )
+            .map_err(IdFailure::Stopped)?
+        } else {
+            self.plan(&units, None, None, 0, history.bound(&units))?
+        }
+        .ok_or(IdFailure::NoSolution)?;
         let effort = self.stats.expanded - before;
         self.merging = None;
         let History::Merge(a, b, _) = history else {
             unreachable!("built as a merge above")
         };
-        let history = History::Merge(a, b, plan.cost);
+        let history = History::Merge(
+            a,
+            b,
+            Some(Rc::new(Solved {
+                plan: plan.clone(),
+                effort,
+            })),
+        );
         self.add_group(units, plan, effort, history);
         Ok(())
     }
@@ -311,46 +361,5 @@ impl IdState<'_, '_> {
             }
         }
         best.map(|(_, pair)| pair)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn merge_history_becomes_a_bound_over_group_indices() {
-        let h = History::Merge(
-            Box::new(History::Merge(
-                Box::new(History::Unit(5)),
-                Box::new(History::Unit(2)),
-                10,
-            )),
-            Box::new(History::Unit(7)),
-            0,
-        );
-        let b = h.bound(&[2, 5, 7]).expect("a merge");
-        assert_eq!(
-            b.merges,
-            vec![
-                MergeNode {
-                    parts: [Part::Unit(1), Part::Unit(0)],
-                    cost: 10
-                },
-                MergeNode {
-                    parts: [Part::Merge(0), Part::Unit(2)],
-                    cost: 0
-                },
-            ]
-        );
-        // Units' g + h of 3, 4 and 5: the pair is raised to its optimum 10.
-        let mut vals = Vec::new();
-        assert_eq!(b.eval(&[3, 4, 5], &mut vals), 15);
-        assert_eq!(vals, [10, 15]);
-        // Changing one unit only recomputes the merges above it.
-        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 1, 9), 17);
-        assert_eq!(b.eval_one(&[3, 4, 5], &vals, 2, 8), 18);
-        assert_eq!(b.eval(&[3, 9, 5], &mut vals), 17);
-        assert!(History::Unit(3).bound(&[3]).is_none());
     }
 }

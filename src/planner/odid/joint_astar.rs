@@ -114,7 +114,7 @@ fn assign(
     let count = p.grid.neighbors(from, &mut buf);
     let t = ex.meta.t;
     for to in std::iter::once(from).chain(buf[..count].iter().copied()) {
-        if !p.allowed(t, from, to) {
+        if !p.allowed(i, t, from, to) {
             continue;
         }
         if (0..i).any(|j| moves_conflict(p.grid, from, to, ex.from[j], ex.to[j])) {

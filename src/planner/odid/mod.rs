@@ -21,9 +21,11 @@
 //! assert_eq!(out.cost, Some(6));
 //! ```
 
+mod bans;
 mod error;
 mod frontier;
 mod heuristic;
+mod history;
 mod independence;
 mod joint_astar;
 mod limits;
@@ -31,6 +33,7 @@ mod od;
 mod outcome;
 mod path_table;
 mod problem;
+mod split;
 mod stats;
 
 use std::time::Instant;
@@ -48,6 +51,7 @@ use crate::map::{Cell, Instance};
 use independence::{independence_detection, IdFailure, IdInput, IdMode, LowLevel};
 use limits::Budget;
 use problem::{GroupPlan, GroupProblem};
+use split::SplitLimits;
 
 /// Which optimal algorithm [`solve`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,19 +66,24 @@ pub enum OptimalAlgorithm {
     OdId,
     /// The joint A* inside full independence detection.
     AStarJointId,
+    /// OD+ID where a merge first searches a constraint tree over the two
+    /// merged groups, each replanned by OD (beyond the seed; see `split`).
+    OdIdSplit,
 }
 
 impl OptimalAlgorithm {
     /// Every algorithm, in the order above.
-    pub const ALL: [OptimalAlgorithm; 5] = [
+    pub const ALL: [OptimalAlgorithm; 6] = [
         Self::AStarJoint,
         Self::Od,
         Self::OdSimpleId,
         Self::OdId,
         Self::AStarJointId,
+        Self::OdIdSplit,
     ];
 
-    /// The command-line name (`astar-joint`, `od`, `od-sid`, `odid`, `astar-joint-id`).
+    /// The command-line name (`astar-joint`, `od`, `od-sid`, `odid`,
+    /// `astar-joint-id`, `odid-split`).
     pub fn name(self) -> &'static str {
         match self {
             Self::AStarJoint => "astar-joint",
@@ -82,13 +91,14 @@ impl OptimalAlgorithm {
             Self::OdSimpleId => "od-sid",
             Self::OdId => "odid",
             Self::AStarJointId => "astar-joint-id",
+            Self::OdIdSplit => "odid-split",
         }
     }
 
     fn low_level(self) -> LowLevel {
         match self {
             Self::AStarJoint | Self::AStarJointId => joint_astar::search_joint,
-            Self::Od | Self::OdSimpleId | Self::OdId => od::search_od,
+            Self::Od | Self::OdSimpleId | Self::OdId | Self::OdIdSplit => od::search_od,
         }
     }
 
@@ -96,7 +106,7 @@ impl OptimalAlgorithm {
         match self {
             Self::AStarJoint | Self::Od => None,
             Self::OdSimpleId => Some(IdMode::Simple),
-            Self::OdId | Self::AStarJointId => Some(IdMode::Full),
+            Self::OdId | Self::AStarJointId | Self::OdIdSplit => Some(IdMode::Full),
         }
     }
 }
@@ -154,6 +164,17 @@ pub fn solve(
     algorithm: OptimalAlgorithm,
     limits: &Limits,
 ) -> Result<SolveOutcome, OdidError> {
+    solve_with(instance, algorithm, limits, SplitLimits::DEFAULT)
+}
+
+/// [`solve`] with the constraint tree's limits of `odid-split` given (tests
+/// set them to reach every branch of it on small instances).
+pub(crate) fn solve_with(
+    instance: &Instance,
+    algorithm: OptimalAlgorithm,
+    limits: &Limits,
+    split: SplitLimits,
+) -> Result<SolveOutcome, OdidError> {
     let started = Instant::now();
     check(instance)?;
     let budget = Budget::start(limits, started);
@@ -178,6 +199,7 @@ pub fn solve(
                 cost_limit: None,
                 floor: 0,
                 merged: None,
+                bans: None,
             };
             let r = match low(&problem, &budget, &mut stats) {
                 Ok(Some(GroupPlan { paths, .. })) => Ok(paths),
@@ -194,6 +216,7 @@ pub fn solve(
                 dist: &dist,
                 low,
                 mode,
+                split: (algorithm == OptimalAlgorithm::OdIdSplit).then_some(split),
             };
             match independence_detection(&input, &budget, &mut stats) {
                 Ok(found) => {

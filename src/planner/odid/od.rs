@@ -105,7 +105,7 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         // stored now; the node goes back on the open list at the next child f.
         let mut f_next = u32::MAX;
         for to in moves {
-            if !p.allowed(m.t, from, to) {
+            if !p.allowed(i, m.t, from, to) {
                 continue;
             }
             if (0..i).any(|j| moves_conflict(p.grid, from, to, pre[j], post[j])) {
@@ -217,6 +217,7 @@ mod tests {
             cost_limit,
             floor: 0,
             merged: None,
+            bans: None,
         }
     }
 
@@ -270,6 +271,49 @@ mod tests {
         assert_eq!(*plan.paths[0].last().unwrap(), c(2, 0));
     }
 
+    #[test]
+    fn a_ban_on_the_goal_keeps_the_unit_off_it_at_that_tick() {
+        use crate::planner::odid::bans::{Ban, Bans};
+        let g = Grid::new(3, 1, vec![true; 3], Connectivity::Four);
+        let c = |x| g.cell(x, 0);
+        let dist = DistanceTable::new(&g, c(2));
+        let budget = Budget::start(
+            &crate::planner::odid::Limits::none(),
+            std::time::Instant::now(),
+        );
+        let mut stats = SearchStats::default();
+        let mut bans = Bans::new(1);
+        // Not on the goal at tick 3: reached at tick 2, it must leave again.
+        bans.add(
+            0,
+            Ban {
+                t: 2,
+                to: c(2),
+                from: None,
+            },
+        );
+        let mut p = group(&g, vec![c(0)], vec![c(2)], vec![&dist]);
+        p.bans = Some(&bans);
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        assert_eq!(plan.cost, 4);
+        assert_ne!(plan.paths[0][3], c(2));
+        assert_eq!(plan.paths[0].last(), Some(&c(2)));
+        // An edge ban only forbids that one move.
+        let mut bans = Bans::new(1);
+        bans.add(
+            0,
+            Ban {
+                t: 0,
+                to: c(1),
+                from: Some(c(0)),
+            },
+        );
+        p.bans = Some(&bans);
+        let plan = search_od(&p, &budget, &mut stats).unwrap().unwrap();
+        assert_eq!(plan.cost, 3);
+        assert_eq!(plan.paths[0][1], c(0));
+    }
+
     fn group<'a>(
         grid: &'a Grid,
         starts: Vec<Cell>,
@@ -286,6 +330,7 @@ mod tests {
             cost_limit: None,
             floor: 0,
             merged: None,
+            bans: None,
         }
     }
 

@@ -8,6 +8,7 @@
 
 use crate::map::{Cell, Grid};
 
+use super::bans::Bans;
 use super::heuristic::DistanceTable;
 use super::path_table::PathTable;
 
@@ -115,6 +116,8 @@ pub(crate) struct GroupProblem<'a> {
     pub floor: u64,
     /// For a merged group: the bound from its merge history.
     pub merged: Option<MergeBound>,
+    /// Moves the units may not make (a conflict-based search's constraints).
+    pub bans: Option<&'a Bans>,
 }
 
 /// One side of a merge: a unit of the group (by index) or an earlier merge.
@@ -229,12 +232,13 @@ impl GroupProblem<'_> {
         tables.max(self.settle_tick())
     }
 
-    /// Whether a unit's move from `from` at tick `t` to `to` at `t + 1` is allowed
-    /// by the illegal move table.
+    /// Whether unit `i`'s move from `from` at tick `t` to `to` at `t + 1` is
+    /// allowed by the illegal move table and the bans.
     #[inline]
-    pub fn allowed(&self, t: u32, from: Cell, to: Cell) -> bool {
+    pub fn allowed(&self, i: usize, t: u32, from: Cell, to: Cell) -> bool {
         self.illegal
             .is_none_or(|tab| tab.conflicts(self.grid, t, from, to) == 0)
+            && self.bans.is_none_or(|b| b.allows(i, t, from, to))
     }
 
     /// Conflicts of a move with the conflict avoidance table.
@@ -245,10 +249,12 @@ impl GroupProblem<'_> {
     }
 
     /// The first tick from which every unit may stay on its goal for good: after
-    /// the last tick the illegal table puts another unit there.
+    /// the last tick the illegal table puts another unit there, and after the
+    /// last ban (which also ends the ticks that tell states apart).
     pub fn settle_tick(&self) -> u32 {
+        let bans = self.bans.map_or(0, Bans::free_from);
         let Some(tab) = self.illegal else {
-            return 0;
+            return bans;
         };
         self.goals
             .iter()
@@ -256,6 +262,7 @@ impl GroupProblem<'_> {
             .map(|t| t as u32 + 1)
             .max()
             .unwrap_or(0)
+            .max(bans)
     }
 }
 
