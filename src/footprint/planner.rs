@@ -62,6 +62,8 @@ pub struct FootprintPlanner {
     /// Per unit, what it did.
     log: Vec<Vec<PlannedAction>>,
     next_replan: Vec<u32>,
+    /// Way asked for, by cell.
+    asks: FxHashMap<Cell, Ask>,
     /// Per unit, replans in a row that brought it no nearer its goal.
     stalled: Vec<u32>,
     arrival: Vec<Option<u32>>,
@@ -165,6 +167,7 @@ impl FootprintPlanner {
             plans: vec![Vec::new(); n],
             log: vec![Vec::new(); n],
             next_replan: vec![0; n],
+            asks: FxHashMap::default(),
             stalled: vec![0; n],
             arrival: units
                 .iter()
@@ -272,8 +275,15 @@ impl FootprintPlanner {
         // its goal and for ending its window on the asked cells (as in
         // WHCA*), so it steps aside and comes back.
         let parked = from == unit.goal;
-        let asked = body(&self.grid, unit.goal, unit.shape.size)
-            .any(|c| requested(&self.table, c, a, parked, self.now, self.window));
+        let asks = Asks {
+            map: &self.asks,
+            now: self.now,
+            window: self.window,
+            agent: a,
+            parked,
+            pace: unit.shape.ticks_per_move,
+        };
+        let asked = body(&self.grid, unit.goal, unit.shape.size).any(|c| asks.penalty(c) > 0);
         let found = self.search.run(
             &self.grid,
             &self.fits[i],
@@ -289,8 +299,7 @@ impl FootprintPlanner {
                 // fast one's: its space-time cells are deeper (Silver).
                 window: self.window * unit.shape.ticks_per_move,
                 goal_wait_cost: u32::from(asked),
-                parked,
-                now: self.now,
+                asks,
             },
         );
         let half = (self.window / 2).max(1);
@@ -368,28 +377,54 @@ impl FootprintPlanner {
         let fits = self.fits[i].clone();
         let mut at = from;
         let mut buf = [Cell(0); 8];
-        for _ in 0..self.window {
+        for rank in 1..=self.window {
             let d = self.heuristics[i].distance(&fits, at);
             if d == 0 || d == UNREACHABLE {
                 break;
             }
+            // Every step that brings the unit nearer is asked for, not only
+            // the one the walk goes on along: whichever is blocked, its
+            // blocker makes way.
             let n = fits.neighbors(at, &mut buf);
-            let Some(&next) = buf[..n]
-                .iter()
-                .find(|&&c| self.heuristics[i].distance(&fits, c) + 1 == d)
-            else {
-                break;
-            };
-            for c in body(&self.grid, next, size) {
-                self.table.request(c, AgentId(i as u32), self.now);
-                if let Some((b, _)) = self.table.hold(c) {
-                    let b = b.index();
-                    if b != i {
-                        self.next_replan[b] = self.next_replan[b].min(self.now + 1);
-                    }
+            let mut next = None;
+            for &c in &buf[..n] {
+                if self.heuristics[i].distance(&fits, c) + 1 != d {
+                    continue;
+                }
+                next.get_or_insert(c);
+                let (x, y) = self.grid.xy(c);
+                for (dx, dy) in (0..size).flat_map(|dy| (0..size).map(move |dx| (dx, dy))) {
+                    let b = self.grid.cell(x + dx, y + dy);
+                    self.ask(i, b, rank);
                 }
             }
+            let Some(next) = next else {
+                break;
+            };
             at = next;
+        }
+    }
+
+    /// Unit `i` asks for way on `cell`, `rank` steps along its route; a
+    /// unit holding the cell replans at once. A fresh ask of a unit that
+    /// comes first stays.
+    fn ask(&mut self, i: usize, cell: Cell, rank: u32) {
+        let ask = Ask {
+            asker: i as u32,
+            tick: self.now,
+            rank,
+        };
+        match self.asks.get(&cell) {
+            Some(k) if k.asker < ask.asker && k.tick + self.window >= self.now => {}
+            _ => {
+                self.asks.insert(cell, ask);
+            }
+        }
+        if let Some((b, _)) = self.table.hold(cell) {
+            let b = b.index();
+            if b != i {
+                self.next_replan[b] = self.next_replan[b].min(self.now + 1);
+            }
         }
     }
 
@@ -484,7 +519,7 @@ pub fn fit_grid(grid: &Grid, size: u32) -> Grid {
 
 /// What one window search is for.
 #[derive(Clone, Copy)]
-struct SearchGoal {
+struct SearchGoal<'a> {
     agent: AgentId,
     /// Anchor and tick the window starts from.
     from: Cell,
@@ -493,25 +528,55 @@ struct SearchGoal {
     window: u32,
     /// Cost of a tick waiting on the goal: 0 (Silver), 1 when asked to make way.
     goal_wait_cost: u32,
-    /// Whether the unit stands on its goal (then it makes way for anyone).
-    parked: bool,
-    /// The current tick (requests older than a window are void).
-    now: u32,
+    /// The way others asked of this unit.
+    asks: Asks<'a>,
 }
 
-/// Whether unit `a` must make way on `cell`: another unit asked for it
-/// within the last `window` ticks, and `a` is parked on its goal or the
-/// asker comes first (a lower id: two units blocking each other head-on
-/// would otherwise both wait for the other to back off).
-fn requested(
-    table: &ReservationTable,
-    cell: Cell,
-    a: AgentId,
-    parked: bool,
+/// Way asked for on a cell: by whom, when, and how many steps along the
+/// asker's route it lies.
+#[derive(Clone, Copy, Debug)]
+struct Ask {
+    asker: u32,
+    tick: u32,
+    rank: u32,
+}
+
+/// The asks as one unit's search sees them.
+#[derive(Clone, Copy)]
+struct Asks<'a> {
+    map: &'a FxHashMap<Cell, Ask>,
     now: u32,
+    /// The planner's window, in steps: asks older than that are void.
     window: u32,
-) -> bool {
-    matches!(table.request_on(cell), Some((b, t)) if b != a && t + window >= now && (parked || b.0 < a.0))
+    agent: AgentId,
+    /// Whether the unit stands on its goal (then it makes way for anyone).
+    parked: bool,
+    /// The unit's ticks per step: penalties are in ticks, like its costs.
+    pace: u32,
+}
+
+impl Asks<'_> {
+    /// What ending a window with the body on `cell` costs the unit: twice
+    /// the steps left of the window beyond the asker's rank (in the unit's
+    /// ticks, so a step back along the route always pays), if another
+    /// unit asked for the cell within a window, and this unit is parked on
+    /// its goal or the asker comes first (a lower id; two units blocking
+    /// each other head-on would otherwise both wait for the other). Cells
+    /// further along the asker's route cost less, so a unit that cannot
+    /// leave the route within one window backs along it, ahead of the
+    /// asker, until it can; off the route it costs nothing.
+    fn penalty(&self, cell: Cell) -> u32 {
+        match self.map.get(&cell) {
+            Some(k)
+                if k.asker != self.agent.0
+                    && k.tick + self.window >= self.now
+                    && (self.parked || k.asker < self.agent.0) =>
+            {
+                2 * self.pace * (self.window + 1 - k.rank.min(self.window))
+            }
+            _ => 0,
+        }
+    }
 }
 
 /// Scratch for the windowed space-time search over actions.
@@ -542,7 +607,7 @@ impl FootprintSearch {
         table: &ReservationTable,
         set: &ActionSet,
         rra: &mut ReverseResumableAStar,
-        q: SearchGoal,
+        q: SearchGoal<'_>,
     ) -> Option<Vec<PlannedAction>> {
         let SearchGoal {
             agent: a,
@@ -599,13 +664,10 @@ impl FootprintSearch {
                 return Some(self.reconstruct(id));
             }
             if n.tick >= t + window {
-                let penalty = if body(grid, n.cell, size)
-                    .any(|c| requested(table, c, a, q.parked, q.now, window))
-                {
-                    window
-                } else {
-                    0
-                };
+                let penalty = body(grid, n.cell, size)
+                    .map(|c| q.asks.penalty(c))
+                    .max()
+                    .unwrap_or(0);
                 self.open.push(Reverse((n.g + hn + penalty, 0, id, true)));
                 continue;
             }
