@@ -120,6 +120,28 @@ fn mixed_shapes_on_a_benchmark_map() {
     assert!(home * 10 >= n * 8, "only {home} of {n} home");
 }
 
+/// 200 units on den312d, a quarter 2×2 and another quarter slow. A unit
+/// that replanned right after a step released its claim on the cell it had
+/// just left, at the tick it left it, and a slow unit stepped in at that
+/// very tick (tick 42 here): the validator caught the shared entry.
+#[test]
+fn a_replan_keeps_the_claims_of_the_step_just_done() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/maps/movingai/den312d.map"
+    );
+    let grid = Arc::new(read_map(std::path::Path::new(path), Connectivity::Four).unwrap());
+    let shapes: Vec<UnitShape> = (0..200)
+        .map(|i| UnitShape {
+            size: if i % 4 == 3 { 2 } else { 1 },
+            ticks_per_move: if i % 4 == 1 { 3 } else { 1 },
+        })
+        .collect();
+    let units = random_units(&grid, &shapes, 1);
+    let (v, _, _) = run(grid, units, 80, &no_curves);
+    assert!(v.is_empty(), "{:?}", &v[..v.len().min(5)]);
+}
+
 /// Two units crossing the diagonals of one 2×2 square at the same tick:
 /// the validator catches it, because a diagonal step reserves the square.
 #[test]

@@ -63,12 +63,16 @@ pub fn run(args: &FootprintArgs) -> Result<bool, CliError> {
         Some(path) => read_map(path, conn)?,
         None => generate_map(args.generate.parse::<GeneratorSpec>()?, conn, args.seed),
     });
-    // Evenly spread shares: unit i is large when the running share says so.
-    let pick = |i: usize, share: f64| ((i + 1) as f64 * share).floor() > (i as f64 * share).floor();
+    // Evenly spread shares: unit i is picked when the running share passes
+    // a whole number; the slow ones half a period later than the large
+    // ones, so that with equal shares they are different units.
+    let pick = |i: usize, share: f64, phase: f64| {
+        ((i + 1) as f64 * share + phase).floor() > (i as f64 * share + phase).floor()
+    };
     let shapes: Vec<UnitShape> = (0..args.units)
         .map(|i| UnitShape {
-            size: if pick(i, args.large) { 2 } else { 1 },
-            ticks_per_move: if pick(i, args.slow) { 3 } else { 1 },
+            size: if pick(i, args.large, 0.0) { 2 } else { 1 },
+            ticks_per_move: if pick(i, args.slow, 0.5) { 3 } else { 1 },
         })
         .collect();
     let units = random_units(&grid, &shapes, args.seed);
@@ -105,8 +109,12 @@ pub fn run(args: &FootprintArgs) -> Result<bool, CliError> {
         .count();
     let large = shapes.iter().filter(|s| s.size > 1).count();
     let slow = shapes.iter().filter(|s| s.ticks_per_move > 1).count();
+    let both = shapes
+        .iter()
+        .filter(|s| s.size > 1 && s.ticks_per_move > 1)
+        .count();
     println!(
-        "footprints: {n} units ({large} 2x2, {slow} slow{}), {}x{} map, window {}",
+        "footprints: {n} units ({large} 2x2, {slow} slow, {both} both{}), {}x{} map, window {}",
         if curves { ", curved turns" } else { "" },
         grid.width(),
         grid.height(),

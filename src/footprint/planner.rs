@@ -327,9 +327,14 @@ impl FootprintPlanner {
         for c in body(&self.grid, old_end, unit.shape.size) {
             self.table.release_hold(c, a);
         }
-        // The action in progress shares its last tick with the dropped one's
-        // first: claim its entries again, with the new plan's.
-        for p in self.plans[i].iter().chain(&new) {
+        // The action in progress (or, between actions, the one just done)
+        // shares its last tick with the dropped one's first, and a release
+        // frees a (cell, tick) whichever of the unit's actions claimed it:
+        // claim their entries again, with the new plan's. (Without the one
+        // just done, a unit leaving a cell lost that cell's claim at the
+        // tick it left, and a slow unit stepped in on that very tick.)
+        let last_done = self.log[i].last().copied();
+        for p in last_done.iter().chain(self.plans[i].iter()).chain(&new) {
             let mut ok = true;
             self.actions[i].actions[p.action as usize].for_each_entry(
                 &self.grid,
