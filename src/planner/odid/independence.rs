@@ -238,22 +238,20 @@ impl IdState<'_, '_> {
         let merged = self.groups[x].history.bound(&units);
         let found = match (self.input.split, &self.groups[x].history) {
             (Some(limits), History::Merge(..)) => {
-                let split = self.input.split_input();
                 let task = MergeTask {
                     history: &self.groups[x].history,
                     illegal: Some(&illegal),
                     floor: cost,
                     cost_limit: Some(cost),
                 };
-                plan_merge(
-                    limits,
-                    &split,
-                    &task,
+                Self::plan_split(
+                    self.input,
                     self.avoid.as_mut(),
                     self.budget,
                     self.stats,
-                )
-                .map_err(IdFailure::Stopped)?
+                    limits,
+                    &task,
+                )?
             }
             _ => self.plan(&units, Some(&illegal), Some(cost), cost, merged)?,
         };
@@ -268,6 +266,21 @@ impl IdState<'_, '_> {
             }
         }
         Ok(ok)
+    }
+
+    /// Plans a merged group through the constraint tree over its two parts
+    /// (`odid-split`). Takes the state's fields, not the state, so `task`
+    /// may borrow its groups.
+    fn plan_split(
+        input: &IdInput<'_>,
+        avoid: Option<&mut PathTable>,
+        budget: &Budget,
+        stats: &mut SearchStats,
+        limits: SplitLimits,
+        task: &MergeTask<'_>,
+    ) -> Result<Option<GroupPlan>, IdFailure> {
+        plan_merge(limits, &input.split_input(), task, avoid, budget, stats)
+            .map_err(IdFailure::Stopped)
     }
 
     /// Merges groups `a` and `b` and plans the new group without a cost limit.
@@ -295,22 +308,20 @@ impl IdState<'_, '_> {
         };
         let history = History::Merge(Box::new(part(gl)), Box::new(part(gh)), None);
         let plan = if let Some(limits) = self.input.split {
-            let split = self.input.split_input();
             let task = MergeTask {
                 history: &history,
                 illegal: None,
                 floor: 0,
                 cost_limit: None,
             };
-            plan_merge(
-                limits,
-                &split,
-                &task,
+            Self::plan_split(
+                self.input,
                 self.avoid.as_mut(),
                 self.budget,
                 self.stats,
-            )
-            .map_err(IdFailure::Stopped)?
+                limits,
+                &task,
+            )?
         } else {
             self.plan(&units, None, None, 0, history.bound(&units))?
         }
