@@ -17,11 +17,16 @@
 //! - [`validate_footprints`]: an independent check of what the units did.
 
 mod action;
+mod body;
+mod instance;
 mod planner;
+mod search;
 mod validate;
 
 pub use action::{Action, ActionSet, Entry, UnitShape};
-pub use planner::{fit_grid, random_units, FootprintPlanner, FootprintUnit, PlannedAction};
+pub use body::fit_grid;
+pub use instance::random_units;
+pub use planner::{FootprintPlanner, FootprintUnit, PlannedAction};
 pub use validate::{validate_footprints, FootprintViolation};
 
 /// Bad input to the footprint planner.

@@ -1,13 +1,13 @@
 //! Windowed cooperative planning for units of any shape and pace, over the
 //! shared reservation table: Silver's WHCA* with action footprints.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use super::action::{ActionSet, UnitShape};
+use super::body::{body, fit_grid};
+use super::search::{Ask, Asks, FootprintSearch, SearchGoal};
 use super::FootprintError;
 use crate::agents::AgentId;
 use crate::distance::{ReverseResumableAStar, UNREACHABLE};
@@ -36,16 +36,15 @@ pub struct PlannedAction {
     pub action: u16,
 }
 
-/// Expansions one window search may make, per tick of the window.
-const EXPANSIONS_PER_TICK: usize = 512;
-
 /// Windowed cooperative A* for units with footprints. Each unit searches
-/// space-time for a window of `window` ticks, every action checked entry by
-/// entry against the reservation table, the window closed by a terminal edge
-/// priced by its true distance (Reverse Resumable A* on the grid of anchors
-/// where its body fits, times its ticks per move); it replans every
-/// `window / 2` ticks, in staggered order. Every plan ends in a hold of the
-/// body's cells, so a unit whose search fails keeps a safe plan.
+/// space-time for a window of `window` of its own steps (`window` times its
+/// ticks per move), every action checked entry by entry against the
+/// reservation table, the window closed by a terminal edge priced by its
+/// true distance (Reverse Resumable A* on the grid of anchors where its body
+/// fits, times its ticks per move); it replans every `window / 2` ticks, in
+/// staggered order. Every plan ends in a hold of the body's cells, so a unit
+/// whose search fails keeps a safe plan. A unit stalled for two replans asks
+/// the units on its way to make way (see `search::Asks`).
 pub struct FootprintPlanner {
     grid: Arc<Grid>,
     units: Vec<FootprintUnit>,
@@ -69,7 +68,7 @@ pub struct FootprintPlanner {
     arrival: Vec<Option<u32>>,
     now: u32,
     search: FootprintSearch,
-    /// Searches run and searches that found no plan.
+    /// Searches run.
     pub searches: u64,
     /// Searches that found no plan (the unit kept its old one).
     pub failed_searches: u64,
@@ -497,301 +496,4 @@ impl FootprintPlanner {
         self.now = next;
         self.table.advance();
     }
-}
-
-/// The cells of a body of side `size` anchored at `at`.
-pub(crate) fn body(grid: &Grid, at: Cell, size: u32) -> impl Iterator<Item = Cell> + '_ {
-    let (x, y) = grid.xy(at);
-    (0..size).flat_map(move |dy| (0..size).map(move |dx| grid.cell(x + dx, y + dy)))
-}
-
-/// The grid of anchors where a body of side `size` fits: a square of free
-/// cells. Its moves need no cut corners, so a diagonal step is legal exactly
-/// when the box it sweeps is free.
-pub fn fit_grid(grid: &Grid, size: u32) -> Grid {
-    let (w, h) = (grid.width(), grid.height());
-    let passable = (0..w * h)
-        .map(|i| {
-            let (x, y) = (i % w, i / w);
-            x + size <= w
-                && y + size <= h
-                && (0..size)
-                    .all(|dy| (0..size).all(|dx| grid.is_passable(grid.cell(x + dx, y + dy))))
-        })
-        .collect();
-    Grid::new(w, h, passable, grid.connectivity())
-}
-
-/// What one window search is for.
-#[derive(Clone, Copy)]
-struct SearchGoal<'a> {
-    agent: AgentId,
-    /// Anchor and tick the window starts from.
-    from: Cell,
-    start: u32,
-    goal: Cell,
-    window: u32,
-    /// Cost of a tick waiting on the goal: 0 (Silver), 1 when asked to make way.
-    goal_wait_cost: u32,
-    /// The way others asked of this unit.
-    asks: Asks<'a>,
-}
-
-/// Way asked for on a cell: by whom, when, and how many steps along the
-/// asker's route it lies.
-#[derive(Clone, Copy, Debug)]
-struct Ask {
-    asker: u32,
-    tick: u32,
-    rank: u32,
-}
-
-/// The asks as one unit's search sees them.
-#[derive(Clone, Copy)]
-struct Asks<'a> {
-    map: &'a FxHashMap<Cell, Ask>,
-    now: u32,
-    /// The planner's window, in steps: asks older than that are void.
-    window: u32,
-    agent: AgentId,
-    /// Whether the unit stands on its goal (then it makes way for anyone).
-    parked: bool,
-    /// The unit's ticks per step: penalties are in ticks, like its costs.
-    pace: u32,
-}
-
-impl Asks<'_> {
-    /// What ending a window with the body on `cell` costs the unit: twice
-    /// the steps left of the window beyond the asker's rank (in the unit's
-    /// ticks, so a step back along the route always pays), if another
-    /// unit asked for the cell within a window, and this unit is parked on
-    /// its goal or the asker comes first (a lower id; two units blocking
-    /// each other head-on would otherwise both wait for the other). Cells
-    /// further along the asker's route cost less, so a unit that cannot
-    /// leave the route within one window backs along it, ahead of the
-    /// asker, until it can; off the route it costs nothing.
-    fn penalty(&self, cell: Cell) -> u32 {
-        match self.map.get(&cell) {
-            Some(k)
-                if k.asker != self.agent.0
-                    && k.tick + self.window >= self.now
-                    && (self.parked || k.asker < self.agent.0) =>
-            {
-                2 * self.pace * (self.window + 1 - k.rank.min(self.window))
-            }
-            _ => 0,
-        }
-    }
-}
-
-/// Scratch for the windowed space-time search over actions.
-#[derive(Default)]
-struct FootprintSearch {
-    nodes: Vec<Node>,
-    index: FxHashMap<(u32, u32), u32>,
-    open: BinaryHeap<Reverse<(u32, u32, u32, bool)>>,
-}
-
-#[derive(Clone, Copy)]
-struct Node {
-    cell: Cell,
-    tick: u32,
-    g: u32,
-    parent: u32,
-    action: u16,
-    closed: bool,
-}
-
-impl FootprintSearch {
-    /// The cheapest actions from `from` at tick `t` over a window of
-    /// `window` ticks, or `None`.
-    fn run(
-        &mut self,
-        grid: &Grid,
-        fits: &Grid,
-        table: &ReservationTable,
-        set: &ActionSet,
-        rra: &mut ReverseResumableAStar,
-        q: SearchGoal<'_>,
-    ) -> Option<Vec<PlannedAction>> {
-        let SearchGoal {
-            agent: a,
-            from,
-            start: t,
-            goal,
-            window,
-            goal_wait_cost,
-            ..
-        } = q;
-        self.nodes.clear();
-        self.index.clear();
-        self.open.clear();
-        let pace = set.shape.ticks_per_move.max(1);
-        let size = set.shape.size;
-        let h = |rra: &mut ReverseResumableAStar, c: Cell| {
-            let d = rra.distance(fits, c);
-            (d != UNREACHABLE).then(|| d * pace)
-        };
-        let last = table.last_tick();
-        let h0 = h(rra, from)?;
-        self.nodes.push(Node {
-            cell: from,
-            tick: t,
-            g: 0,
-            parent: u32::MAX,
-            action: 0,
-            closed: false,
-        });
-        self.index.insert((from.0, 0), 0);
-        // (f, -depth as tie-break via u32::MAX - tick, id, terminal)
-        self.open.push(Reverse((h0, u32::MAX - t, 0, false)));
-        let holdable =
-            |c: Cell, tick: u32| body(grid, c, size).all(|b| table.free_from(b, tick, a));
-        let mut expanded = 0;
-        while let Some(Reverse((_, _, id, terminal))) = self.open.pop() {
-            let n = self.nodes[id as usize];
-            if terminal {
-                if holdable(n.cell, n.tick) {
-                    return Some(self.reconstruct(id));
-                }
-                continue;
-            }
-            if n.closed {
-                continue;
-            }
-            self.nodes[id as usize].closed = true;
-            expanded += 1;
-            if expanded > EXPANSIONS_PER_TICK * window as usize {
-                return None;
-            }
-            let hn = h(rra, n.cell)?;
-            if goal_wait_cost == 0 && n.cell == goal && holdable(n.cell, n.tick) {
-                return Some(self.reconstruct(id));
-            }
-            if n.tick >= t + window {
-                let penalty = body(grid, n.cell, size)
-                    .map(|c| q.asks.penalty(c))
-                    .max()
-                    .unwrap_or(0);
-                self.open.push(Reverse((n.g + hn + penalty, 0, id, true)));
-                continue;
-            }
-            for (k, act) in set.actions.iter().enumerate() {
-                let end = n.tick + act.duration;
-                if end > last {
-                    continue;
-                }
-                let Some(to) = act.target(grid, n.cell) else {
-                    continue;
-                };
-                if !fits.is_passable(to) {
-                    continue;
-                }
-                let free = act.for_each_entry(grid, n.cell, n.tick, &mut |c, tick| {
-                    table.is_free(c, tick, a)
-                });
-                if !free {
-                    continue;
-                }
-                let Some(hto) = h(rra, to) else {
-                    continue;
-                };
-                let cost = if act.is_wait() && n.cell == goal {
-                    goal_wait_cost
-                } else {
-                    act.duration
-                };
-                let g = n.g + cost;
-                let key = (to.0, end - t);
-                let id2 = match self.index.get(&key) {
-                    Some(&j) => {
-                        let m = &mut self.nodes[j as usize];
-                        if m.closed || m.g <= g {
-                            continue;
-                        }
-                        m.g = g;
-                        m.parent = id;
-                        m.action = k as u16;
-                        j
-                    }
-                    None => {
-                        let j = self.nodes.len() as u32;
-                        self.nodes.push(Node {
-                            cell: to,
-                            tick: end,
-                            g,
-                            parent: id,
-                            action: k as u16,
-                            closed: false,
-                        });
-                        self.index.insert(key, j);
-                        j
-                    }
-                };
-                self.open
-                    .push(Reverse((g + hto, u32::MAX - end, id2, false)));
-            }
-        }
-        None
-    }
-
-    fn reconstruct(&self, mut id: u32) -> Vec<PlannedAction> {
-        let mut out = Vec::new();
-        while self.nodes[id as usize].parent != u32::MAX {
-            let n = self.nodes[id as usize];
-            let p = self.nodes[n.parent as usize];
-            out.push(PlannedAction {
-                start: p.tick,
-                from: p.cell,
-                action: n.action,
-            });
-            id = n.parent;
-        }
-        out.reverse();
-        out
-    }
-}
-
-/// Units of the given `shapes` (one each) at seeded random starts and goals
-/// where their bodies fit, no two bodies overlapping at the starts nor at
-/// the goals, each goal reachable from its start by that body. Fewer units
-/// than shapes if the map runs out of room.
-pub fn random_units(grid: &Grid, shapes: &[UnitShape], seed: u64) -> Vec<FootprintUnit> {
-    use rand::seq::SliceRandom;
-    use rand::SeedableRng;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xF007_F00D);
-    let mut fit_grids: FxHashMap<u32, Grid> = FxHashMap::default();
-    let mut taken = [
-        vec![false; grid.cell_count()],
-        vec![false; grid.cell_count()],
-    ];
-    let mut out = Vec::new();
-    for &shape in shapes {
-        let fits = fit_grids
-            .entry(shape.size)
-            .or_insert_with(|| fit_grid(grid, shape.size));
-        let mut anchors: Vec<Cell> = (0..grid.cell_count() as u32)
-            .map(Cell)
-            .filter(|&c| fits.is_passable(c))
-            .collect();
-        anchors.shuffle(&mut rng);
-        let free = |side: &[bool], c: Cell| body(grid, c, shape.size).all(|b| !side[b.index()]);
-        let Some(&start) = anchors.iter().find(|&&c| free(&taken[0], c)) else {
-            continue;
-        };
-        let Some(&goal) = anchors
-            .iter()
-            .rev()
-            .find(|&&c| free(&taken[1], c) && fits.reachable(start, c))
-        else {
-            continue;
-        };
-        for (side, at) in [(0, start), (1, goal)] {
-            for b in body(grid, at, shape.size) {
-                taken[side][b.index()] = true;
-            }
-        }
-        out.push(FootprintUnit { start, goal, shape });
-    }
-    out
 }
