@@ -20,7 +20,7 @@ pub struct FootprintArgs {
     /// MovingAI `.map` file (else a generated map).
     #[arg(long)]
     pub map: Option<PathBuf>,
-    /// Generated map, WIDTHxHEIGHT[:DENSITY].
+    /// Generated map, `WIDTHxHEIGHT[:DENSITY]`.
     #[arg(long, default_value = "48x48:0.1")]
     pub generate: String,
     /// Units, at seeded random starts and goals where their bodies fit.

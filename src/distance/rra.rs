@@ -159,7 +159,7 @@ impl ReverseResumableAStar {
 
     /// Silver: "Test how much work the backwards search is doing. If it
     /// grows too large, then it is probably worth restarting it from
-    /// scratch." Once the search has closed [`RESTART_AFTER`] times as many
+    /// scratch." Once the search has closed `RESTART_AFTER` (8) times as many
     /// cells as its initial search did (a unit pushed far off its original
     /// route makes every resume expand whole contours), it starts again
     /// towards `position`, the unit's cell now, so the true distances it
