@@ -35,7 +35,6 @@ use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
 use super::{Planner, PlannerStats};
 
-/// Expansion cap of one windowed search, per tick of window.
 /// A unit's first true-distance search goes on, past its start, until it
 /// has closed every cell within this much of the shortest route's length
 /// (`g + h`): the band its first windows explore, searched in one run
@@ -48,6 +47,7 @@ use super::{Planner, PlannerStats};
 const INITIAL_WIDEN: u32 = 2;
 /// Goals named by this many units get one shared true-distance table.
 const SHARE_FROM: usize = 2;
+/// Expansion cap of one windowed search, per tick of window.
 const EXPANSIONS_PER_WINDOW_TICK: usize = 512;
 /// Rounds of re-searching units whose result conflicted at commit, per tick.
 const MAX_ROUNDS: usize = 4;
