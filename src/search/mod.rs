@@ -4,6 +4,7 @@ mod bucket_queue;
 mod radix_heap;
 mod space_time;
 mod spatial;
+mod window_queue;
 
 pub use bucket_queue::BucketQueue;
 pub use space_time::{Depth, DistanceOracle, Overriding, SpaceTimeAStar, SpaceTimeQuery};

@@ -23,6 +23,45 @@ use crate::agents::AgentId;
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
 use crate::reservation::ReservationTable;
 
+use super::window_queue::{WindowQueue, MAX_WINDOW_DEPTH};
+
+/// A search's open list: nodes by f, deeper first on ties (the terminal
+/// edge deepest of all), exact h before a lower bound, then first come.
+trait OpenList {
+    /// Queues node `id` at `f`; `depth` `None` for the terminal edge.
+    fn push(&mut self, f: u32, depth: Option<u32>, exact: bool, id: u32);
+    /// The next node id, and whether it is a terminal edge.
+    fn pop(&mut self) -> Option<(u32, bool)>;
+}
+
+impl OpenList for BinaryHeap<Reverse<u64>> {
+    #[inline]
+    fn push(&mut self, f: u32, depth: Option<u32>, exact: bool, id: u32) {
+        let k = match depth {
+            None => key(f, u16::MAX as u32, TERMINAL | id as u64),
+            Some(d) => key(f, d, if exact { 0 } else { INEXACT } | id as u64),
+        };
+        BinaryHeap::push(self, Reverse(k));
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, bool)> {
+        BinaryHeap::pop(self).map(|Reverse(k)| ((k & ID_MASK) as u32, k & TERMINAL != 0))
+    }
+}
+
+impl OpenList for WindowQueue {
+    #[inline]
+    fn push(&mut self, f: u32, depth: Option<u32>, exact: bool, id: u32) {
+        WindowQueue::push(self, f, depth, exact, id);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, bool)> {
+        WindowQueue::pop(self)
+    }
+}
+
 /// How deep a space-time search goes and how it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Depth {
@@ -279,12 +318,27 @@ impl NodeIndex {
     }
 }
 
+/// One search's fixed inputs, as its loop reads them.
+#[derive(Clone, Copy)]
+struct Run<'a, 'q> {
+    grid: &'a Grid,
+    table: &'a ReservationTable,
+    q: &'a SpaceTimeQuery<'q>,
+    end_penalty: &'a dyn Fn(Cell) -> u32,
+    max_depth: u32,
+    windowed: bool,
+}
+
 /// Reusable scratch for space-time searches.
 #[derive(Clone, Debug, Default)]
 pub struct SpaceTimeAStar {
     nodes: Vec<Node>,
     index: NodeIndex,
+    /// Open list of full-depth searches and of windows deeper than
+    /// [`MAX_WINDOW_DEPTH`].
     open: BinaryHeap<Reverse<u64>>,
+    /// Open list of window searches.
+    window_open: WindowQueue,
     /// Nodes expanded by the last search.
     pub expanded: usize,
     /// Whether the last search stopped at its deadline (no answer either way).
@@ -319,6 +373,12 @@ impl SpaceTimeAStar {
         }
         self.nodes.resize(self.nodes.capacity(), Node::default());
         self.nodes.clear();
+        if window <= MAX_WINDOW_DEPTH {
+            // f rises by at most 2 a tick, plus the terminal edge's penalty
+            // and overriding costs: room for four levels a tick.
+            self.window_open
+                .reserve(self.nodes.capacity(), 4 * window as usize + 8, window);
+        }
         let mut open = std::mem::take(&mut self.open).into_vec();
         open.resize(open.capacity(), Reverse(0));
         open.clear();
@@ -371,7 +431,6 @@ impl SpaceTimeAStar {
     ) -> bool {
         path.clear();
         self.nodes.clear();
-        self.open.clear();
         self.expanded = 0;
         self.aborted = false;
         let (max_depth, windowed) = match q.depth {
@@ -395,16 +454,56 @@ impl SpaceTimeAStar {
         if h0 == u32::MAX {
             return false;
         }
-        let goal_xy = grid.xy(q.goal);
         let root_slot = self.index.key(q.start, grid.xy(q.start), 0);
         let root = self
             .add_node(root_slot, q.start, 0, 0, u32::MAX, (h0, true))
             .expect("fresh scratch");
-        self.open.push(Reverse(key(h0, 0, root as u64)));
+        let run = Run {
+            grid,
+            table,
+            q,
+            end_penalty,
+            max_depth,
+            windowed,
+        };
+        if windowed && max_depth <= MAX_WINDOW_DEPTH {
+            let mut open = std::mem::take(&mut self.window_open);
+            open.reset(max_depth, h0);
+            OpenList::push(&mut open, h0, Some(0), true, root);
+            let found = self.run(&mut open, &run, h, path);
+            self.window_open = open;
+            found
+        } else {
+            let mut open = std::mem::take(&mut self.open);
+            open.clear();
+            OpenList::push(&mut open, h0, Some(0), true, root);
+            let found = self.run(&mut open, &run, h, path);
+            self.open = open;
+            found
+        }
+    }
+
+    /// The search loop of [`Self::search`], over either open list.
+    #[inline(always)]
+    fn run<O: OpenList, H: DistanceOracle + ?Sized>(
+        &mut self,
+        open: &mut O,
+        run: &Run<'_, '_>,
+        h: &mut H,
+        path: &mut Vec<Cell>,
+    ) -> bool {
+        let Run {
+            grid,
+            table,
+            q,
+            end_penalty,
+            max_depth,
+            windowed,
+        } = *run;
+        let goal_xy = grid.xy(q.goal);
         let mut buf = [Cell(0); 8];
-        while let Some(Reverse(k)) = self.open.pop() {
-            let item = (k & ID_MASK) as u32;
-            if k & TERMINAL != 0 {
+        while let Some((item, terminal)) = open.pop() {
+            if terminal {
                 let id = item;
                 let n = self.nodes[id as usize];
                 let tick = q.start_tick + n.depth;
@@ -437,7 +536,7 @@ impl SpaceTimeAStar {
                 }
                 if e > n.h {
                     node.h = e;
-                    self.open.push(Reverse(key(n.g + e, n.depth, item as u64)));
+                    open.push(n.g + e, Some(n.depth), true, item);
                     continue;
                 }
             }
@@ -460,8 +559,7 @@ impl SpaceTimeAStar {
             if windowed && n.depth == max_depth {
                 // The terminal edge, priced by the (now exact) true distance.
                 let f = n.g.saturating_add(n.h).saturating_add(end_penalty(n.cell));
-                self.open
-                    .push(Reverse(key(f, u16::MAX as u32, TERMINAL | item as u64)));
+                open.push(f, None, true, item);
                 continue;
             }
             if n.depth >= max_depth {
@@ -557,9 +655,7 @@ impl SpaceTimeAStar {
                         (id, hn, exact)
                     }
                 };
-                let inexact = if exact { 0 } else { INEXACT };
-                self.open
-                    .push(Reverse(key(g + hn, depth, inexact | id as u64)));
+                open.push(g + hn, Some(depth), exact, id);
             }
         }
         false
