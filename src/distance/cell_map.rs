@@ -59,30 +59,6 @@ impl CellMap {
         }
     }
 
-    /// Starts loading a dense map's memory into this core's cache, so a
-    /// search about to read a map another core has just written does not
-    /// stall on each line in turn (nothing for sparse maps).
-    pub fn prefetch(&self) {
-        let bytes: &[u8] = match self {
-            CellMap::Dense(v) => bytemuck::cast_slice(v),
-            CellMap::Compact(v) => bytemuck::cast_slice(v),
-            CellMap::Sparse(_) => return,
-        };
-        for line in bytes.chunks(64) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a prefetch is only a hint: it never faults and changes
-            // no state the program can observe; the pointer is into a live
-            // slice.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    line.as_ptr().cast::<i8>(),
-                );
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = line;
-        }
-    }
-
     /// Forgets every value, keeping the memory.
     pub fn clear(&mut self) {
         match self {

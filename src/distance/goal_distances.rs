@@ -81,14 +81,6 @@ impl Heuristic {
         }
     }
 
-    /// Starts loading this unit's own search into this core's cache (see
-    /// [`ReverseResumableAStar::prefetch`]).
-    pub fn prefetch(&self) {
-        if let Heuristic::Rra(r) = self {
-            r.prefetch();
-        }
-    }
-
     /// Restarts this unit's own search from `position` if it has grown too
     /// large (see [`ReverseResumableAStar::restart_if_grown`]).
     pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {

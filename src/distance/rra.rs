@@ -174,14 +174,6 @@ impl ReverseResumableAStar {
         true
     }
 
-    /// Starts loading the search's closed list into this core's cache (see
-    /// [`CellMap::prefetch`]), if its initial search has run.
-    pub fn prefetch(&self) {
-        if self.pending.is_none() {
-            self.state.prefetch();
-        }
-    }
-
     /// The goal distances are measured to.
     pub fn goal(&self) -> Cell {
         self.goal

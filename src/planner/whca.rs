@@ -238,17 +238,6 @@ impl WindowedHca {
                 }
                 let end = (next + self.batch_size).min(units.len());
                 let batch = &units[next..end];
-                if self.batch_size == 1 {
-                    // One unit at a time: while this one plans, load the
-                    // next one's true distances, which the search starter
-                    // has usually just written on another core.
-                    if let Some(h) = units
-                        .get(end)
-                        .and_then(|u| self.heuristics[u.index()].try_lock())
-                    {
-                        h.prefetch();
-                    }
-                }
                 {
                     crate::profile_zone!("search batch");
                     let heuristics = &self.heuristics;
