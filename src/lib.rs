@@ -11,7 +11,6 @@
 #![warn(missing_docs)]
 
 pub mod agents;
-pub mod cli;
 pub mod distance;
 pub mod engine;
 pub mod footprint;

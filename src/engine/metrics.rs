@@ -1,12 +1,11 @@
 //! The measures of Silver's experiments and the engine's timings, computed
 //! from the executed trajectories.
 
-use serde::Serialize;
-
 use crate::map::{Cell, Grid};
 
 /// Everything a run reports; `--summary-json` writes it as one JSON object.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RunSummary {
     /// Planner name.
     pub planner: String,
@@ -58,10 +57,10 @@ pub struct RunSummary {
     /// Peak resident memory of the process, MiB (0 where unknown).
     pub peak_memory_mb: f64,
     /// Optimal solvers: whether an optimal plan was found within the limits.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub solved: Option<bool>,
     /// Optimal solvers: units in the largest independent group.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub largest_group: Option<usize>,
     /// Searches run, initial planning included.
     pub searches: u64,

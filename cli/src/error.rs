@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
-use crate::io::PlanError;
-use crate::map::MapError;
+use throng::io::PlanError;
+use throng::map::MapError;
 
 /// A failed command.
 #[derive(Debug, Error)]

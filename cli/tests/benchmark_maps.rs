@@ -13,7 +13,7 @@ use throng::planner::PlannerKind;
 use throng::validate::validate_plan;
 
 fn maps_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/maps/movingai")
 }
 
 const SMALL_MAPS: [&str; 7] = [

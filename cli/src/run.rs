@@ -11,13 +11,13 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
-use crate::engine::{Budget, RunSummary, SimConfig, Simulation};
-use crate::map::{
+use throng::engine::{Budget, RunSummary, SimConfig, Simulation};
+use throng::map::{
     generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
     Instance,
 };
-use crate::planner::odid::OptimalAlgorithm;
-use crate::planner::PlannerKind;
+use throng::planner::odid::OptimalAlgorithm;
+use throng::planner::PlannerKind;
 
 use super::error::{write_file, CliError};
 

@@ -1,13 +1,12 @@
 //! `throng path`: plan one unit's trip with a motion method, print the path,
 //! its length and search time, and optionally draw it (SVG) and write it (JSON).
-//! A library module (paths through `crate::`), so it can sit in the `cli`
-//! module as `cli::path`; `run` returns its own error enum, every variant of
-//! which the binary reports with exit status 2.
+//! `run` returns its own error enum, every variant of which the binary
+//! reports with exit status 2.
 
 use std::path::PathBuf;
 
-use crate::map::{read_map, Cell, Connectivity, Grid};
-use crate::motion::{render_svg, Method, MotionPlanner, MotionQuery, SpeedRadius};
+use throng::map::{read_map, Cell, Connectivity, Grid};
+use throng::motion::{render_svg, Method, MotionPlanner, MotionQuery, SpeedRadius};
 
 /// Arguments of `throng path`.
 #[derive(clap::Args, Debug, Clone)]
@@ -54,10 +53,10 @@ pub enum PathCommandError {
     Argument(String),
     /// The map could not be read.
     #[error(transparent)]
-    Map(#[from] crate::map::MapError),
+    Map(#[from] throng::map::MapError),
     /// No legal path.
     #[error("no path: {0}")]
-    Motion(#[from] crate::motion::MotionError),
+    Motion(#[from] throng::motion::MotionError),
     /// An output file could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {

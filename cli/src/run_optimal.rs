@@ -5,10 +5,10 @@
 
 use std::time::Duration;
 
-use crate::engine::RunSummary;
-use crate::map::{Cell, Instance};
-use crate::planner::odid::{plan_cost, solve, Limits, OptimalAlgorithm};
-use crate::validate::validate_steps;
+use throng::engine::RunSummary;
+use throng::map::{Cell, Instance};
+use throng::planner::odid::{plan_cost, solve, Limits, OptimalAlgorithm};
+use throng::validate::validate_steps;
 
 use super::error::{write_file, CliError};
 use super::run::RunArgs;
@@ -62,7 +62,7 @@ pub fn run_optimal(
         summary.makespan = arrivals.iter().copied().max().unwrap_or(0);
         summary.mean_path_len = first.iter().sum::<u64>() as f64 / n.max(1) as f64;
         summary.lower_bound_path_len =
-            crate::planner::odid::lower_bound(grid, &instance.starts, &instance.goals) as f64
+            throng::planner::odid::lower_bound(grid, &instance.starts, &instance.goals) as f64
                 / n.max(1) as f64;
         summary.collisions = report.violations.len();
         summary.ticks = steps.len().saturating_sub(1) as u32;
@@ -108,8 +108,8 @@ pub fn run_optimal(
 /// The seed's comparison baseline: HCA*'s plan cost under the seed's cost
 /// model, or `None` when HCA* does not bring every unit home.
 pub fn hca_seed_cost(instance: &Instance) -> Option<u64> {
-    use crate::engine::{SimConfig, Simulation};
-    use crate::planner::PlannerKind;
+    use throng::engine::{SimConfig, Simulation};
+    use throng::planner::PlannerKind;
     let mut sim = Simulation::new(
         instance,
         SimConfig {

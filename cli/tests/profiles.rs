@@ -4,10 +4,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use throng::cli::run::read_profile;
+use throng_cli::run::read_profile;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 #[test]

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::io::PlanFile;
-use crate::map::read_map;
-use crate::validate::validate_plan;
+use throng::io::PlanFile;
+use throng::map::read_map;
+use throng::validate::validate_plan;
 
 use super::error::CliError;
 use super::run::parse_connectivity;

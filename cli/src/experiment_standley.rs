@@ -17,8 +17,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::map::{generate_map, random_instance, Connectivity, GeneratorSpec, Instance};
-use crate::planner::odid::{lower_bound, solve, Clock, Limits, OptimalAlgorithm, SolveOutcome};
+use throng::map::{generate_map, random_instance, Connectivity, GeneratorSpec, Instance};
+use throng::planner::odid::{lower_bound, solve, Clock, Limits, OptimalAlgorithm, SolveOutcome};
 
 /// Options of `throng experiment standley`.
 #[derive(clap::Args, Debug, Clone)]

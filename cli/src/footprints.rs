@@ -9,10 +9,10 @@ use clap::Args;
 
 use super::run::parse_connectivity;
 use super::CliError;
-use crate::footprint::{
+use throng::footprint::{
     random_units, validate_footprints, Action, FootprintPlanner, PlannedAction, UnitShape,
 };
-use crate::map::{generate_map, read_map, GeneratorSpec};
+use throng::map::{generate_map, read_map, GeneratorSpec};
 
 /// Options of `throng footprints`.
 #[derive(Args, Debug)]

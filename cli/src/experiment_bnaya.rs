@@ -20,11 +20,11 @@ use std::sync::Arc;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::engine::{RunSummary, SimConfig, Simulation};
-use crate::map::{
+use throng::engine::{RunSummary, SimConfig, Simulation};
+use throng::map::{
     crowded_instance, generate_map, read_map, read_scenario, Connectivity, GeneratorSpec, Instance,
 };
-use crate::planner::{CoVariant, PlannerKind};
+use throng::planner::{CoVariant, PlannerKind};
 
 use super::error::{write_file, CliError};
 

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::engine::{SimConfig, Simulation};
-use crate::map::{generate_map, random_instance, Connectivity, GeneratorSpec};
-use crate::planner::PlannerKind;
+use throng::engine::{SimConfig, Simulation};
+use throng::map::{generate_map, random_instance, Connectivity, GeneratorSpec};
+use throng::planner::PlannerKind;
 
 use super::error::{write_file, CliError};
 
