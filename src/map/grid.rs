@@ -64,14 +64,18 @@ pub const NO_REGION: u32 = u32::MAX;
 pub struct Grid {
     width: u32,
     height: u32,
-    passable: Vec<bool>,
+    pub(super) passable: Vec<bool>,
     connectivity: Connectivity,
     corner_cutting: bool,
-    region: Vec<u32>,
-    region_count: u32,
+    pub(super) region: Vec<u32>,
+    pub(super) region_count: u32,
+    /// Per cell, how many active blocks (buildings) cover it; empty until
+    /// the first block. A covered cell is impassable; the map's own walls
+    /// are never counted, so an unblock never opens one.
+    pub(super) blocks: Vec<u16>,
     /// Per cell, bit `k` set when the move `MOVE_OFFSETS[k]` is legal: searches
     /// expand neighbours with a table lookup and a few adds.
-    moves: Vec<u8>,
+    pub(super) moves: Vec<u8>,
     /// Index offset of each move, `dx + dy * width`.
     move_delta: [i64; 8],
     /// `ceil(2^48 / width)` (0 for widths above 2^16): `cell / width` as a
@@ -99,6 +103,7 @@ impl Grid {
             corner_cutting: false,
             region: Vec::new(),
             region_count: 0,
+            blocks: Vec::new(),
             moves: Vec::new(),
             move_delta: MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64),
             row_magic: if width <= 1 << 16 {
@@ -331,13 +336,19 @@ impl Grid {
     }
 
     fn label_regions(&mut self) {
-        let mut moves = vec![0u8; self.passable.len()];
-        let mut buf = [Cell(0); 8];
-        for (i, m) in moves.iter_mut().enumerate() {
-            if !self.passable[i] {
-                continue;
-            }
-            let c = Cell(i as u32);
+        self.moves = vec![0u8; self.passable.len()];
+        for i in 0..self.passable.len() {
+            self.update_moves(Cell(i as u32));
+        }
+        self.relabel_regions();
+    }
+
+    /// Recomputes the legal moves of `cell` from the passability around it
+    /// (none for an impassable cell).
+    pub(super) fn update_moves(&mut self, c: Cell) {
+        let mut m = 0u8;
+        if self.passable[c.index()] {
+            let mut buf = [Cell(0); 8];
             let n = self.compute_neighbors(c, &mut buf);
             let (x, y) = self.xy(c);
             for &nb in &buf[..n] {
@@ -347,11 +358,17 @@ impl Grid {
                     .iter()
                     .position(|&(dx, dy)| (dx as i64, dy as i64) == d)
                     .expect("a move");
-                *m |= 1 << k;
+                m |= 1 << k;
             }
         }
-        self.moves = moves;
-        let mut region = vec![NO_REGION; self.passable.len()];
+        self.moves[c.index()] = m;
+    }
+
+    /// Labels every connected region afresh, from the move table.
+    pub(super) fn relabel_regions(&mut self) {
+        let mut region = std::mem::take(&mut self.region);
+        region.clear();
+        region.resize(self.passable.len(), NO_REGION);
         let mut next = 0u32;
         let mut stack = Vec::new();
         let mut buf = [Cell(0); 8];

@@ -1,11 +1,13 @@
 //! The static grid, its file formats and the generators for the seeds' random maps.
 
+mod blocks;
 mod crowded;
 mod error;
 mod generate;
 mod grid;
 mod movingai;
 
+pub use blocks::Rect;
 pub use crowded::crowded_instance;
 pub use error::MapError;
 pub use generate::{generate_map, random_instance, GeneratorSpec};
