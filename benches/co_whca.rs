@@ -34,6 +34,11 @@ fn generated(agents: usize) -> Instance {
 
 fn den520d() -> Instance {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai");
+    assert!(
+        dir.is_dir(),
+        "the MovingAI benchmark maps are not beside the repository: {} is missing",
+        dir.display()
+    );
     let grid = Arc::new(read_map(&dir.join("den520d.map"), Connectivity::Four).unwrap());
     let scen = read_scenario(&dir.join("scen/den520d-random-1.scen")).unwrap();
     Instance::from_scenario(grid, &scen, Some(10), "den520d.map").unwrap()

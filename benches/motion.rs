@@ -20,13 +20,18 @@ const WIDTH: f64 = 0.5;
 
 fn maps_dir() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
+    let candidates = [
         here.join("../shared/maps/movingai"),
         here.join("../../shared/maps/movingai"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .expect("the MovingAI maps beside the repository (shared/maps/movingai)")
+    ];
+    match candidates.iter().find(|p| p.is_dir()) {
+        Some(dir) => dir.clone(),
+        None => panic!(
+            "the MovingAI benchmark maps are not beside the repository: looked in {} and {}",
+            candidates[0].display(),
+            candidates[1].display()
+        ),
+    }
 }
 
 /// The map and the rows of its first random scenario with optimal length in `[lo, hi)`, at most `n`.

@@ -4,7 +4,9 @@
 //! executes exactly the online form's plan; and on the seed's set-up CO-WHCA*
 //! brings home at least as many units as WHCA*.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Arc;
 
 use throng::engine::{SimConfig, Simulation};
@@ -74,10 +76,6 @@ fn co_planners_are_valid_on_crowded_generated_maps() {
     }
 }
 
-fn maps_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai")
-}
-
 #[test]
 fn co_planners_are_valid_on_small_benchmark_maps() {
     for (name, agents) in [
@@ -85,7 +83,7 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
         ("room-32-32-4", 60),
         ("maze-32-32-2", 50),
     ] {
-        let dir = maps_dir();
+        let dir = common::small_maps();
         let grid =
             Arc::new(read_map(&dir.join(format!("{name}.map")), Connectivity::Four).unwrap());
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();

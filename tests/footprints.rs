@@ -2,6 +2,8 @@
 //! curved movers plan around each other, and an independent validator
 //! finds no shared reservation entry, on generated and benchmark maps.
 
+mod common;
+
 use std::sync::Arc;
 
 use throng::footprint::{
@@ -109,15 +111,25 @@ fn curved_moves_never_share_an_entry() {
 
 #[test]
 fn mixed_shapes_on_a_benchmark_map() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/maps/movingai/random-32-32-20.map"
-    );
-    let grid = Arc::new(read_map(std::path::Path::new(path), Connectivity::Four).unwrap());
+    let path = common::small_maps().join("random-32-32-20.map");
+    let grid = Arc::new(read_map(&path, Connectivity::Four).unwrap());
     let units = random_units(&grid, &mix(40), 7);
     let (v, home, n) = run(grid, units, 400, &no_curves);
     assert!(v.is_empty(), "{:?}", &v[..v.len().min(5)]);
     assert!(home * 10 >= n * 8, "only {home} of {n} home");
+}
+
+/// `n` units, a quarter 2×2 and another quarter slow, at random places
+/// (`seed`) for 80 ticks: the validator's findings.
+fn quarters_large_and_slow(grid: Arc<Grid>, n: usize, seed: u64) -> Vec<FootprintViolation> {
+    let shapes: Vec<UnitShape> = (0..n)
+        .map(|i| UnitShape {
+            size: if i % 4 == 3 { 2 } else { 1 },
+            ticks_per_move: if i % 4 == 1 { 3 } else { 1 },
+        })
+        .collect();
+    let units = random_units(&grid, &shapes, seed);
+    run(grid, units, 80, &no_curves).0
 }
 
 /// 200 units on den312d, a quarter 2×2 and another quarter slow. A unit
@@ -125,21 +137,34 @@ fn mixed_shapes_on_a_benchmark_map() {
 /// just left, at the tick it left it, and a slow unit stepped in at that
 /// very tick (tick 42 here): the validator caught the shared entry.
 #[test]
+#[ignore = "needs the benchmark maps in ../shared/maps"]
 fn a_replan_keeps_the_claims_of_the_step_just_done() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/maps/movingai/den312d.map"
-    );
-    let grid = Arc::new(read_map(std::path::Path::new(path), Connectivity::Four).unwrap());
-    let shapes: Vec<UnitShape> = (0..200)
-        .map(|i| UnitShape {
-            size: if i % 4 == 3 { 2 } else { 1 },
-            ticks_per_move: if i % 4 == 1 { 3 } else { 1 },
-        })
-        .collect();
-    let units = random_units(&grid, &shapes, 1);
-    let (v, _, _) = run(grid, units, 80, &no_curves);
+    let path = common::benchmark_maps().join("den312d.map");
+    let grid = Arc::new(read_map(&path, Connectivity::Four).unwrap());
+    let v = quarters_large_and_slow(grid, 200, 1);
     assert!(v.is_empty(), "{:?}", &v[..v.len().min(5)]);
+}
+
+/// The same fault on the committed maps: without the claims of the step
+/// just done, each of these runs had one shared entry (maze-32-32-2 with
+/// 40 units at tick 55 and with 200 units at tick 68, random-64-64-20 with
+/// 200 units at tick 51).
+#[test]
+fn a_replan_keeps_the_claims_of_the_step_just_done_on_small_maps() {
+    for (name, n, seed) in [
+        ("maze-32-32-2", 40, 6),
+        ("maze-32-32-2", 200, 17),
+        ("random-64-64-20", 200, 10),
+    ] {
+        let path = common::small_maps().join(format!("{name}.map"));
+        let grid = Arc::new(read_map(&path, Connectivity::Four).unwrap());
+        let v = quarters_large_and_slow(grid, n, seed);
+        assert!(
+            v.is_empty(),
+            "{name}, {n} units, seed {seed}: {:?}",
+            &v[..v.len().min(5)]
+        );
+    }
 }
 
 /// Two units crossing the diagonals of one 2×2 square at the same tick:

@@ -2,21 +2,12 @@
 //! cells, as seen by an independent sampler (every 0.01 tile, exact points,
 //! positions computed from the segments here), on generated and benchmark maps.
 
+mod common;
+
 use std::path::Path;
 
 use throng::map::{generate_map, read_map, read_scenario, Cell, Connectivity, GeneratorSpec, Grid};
 use throng::motion::{Curve, Method, MotionPlanner, MotionQuery, Point, Segment};
-
-/// The benchmark maps: `shared/` sits beside the repository (in CI and in worktrees).
-fn maps_dir() -> Option<std::path::PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        here.join("../shared/maps/movingai"),
-        here.join("../../shared/maps/movingai"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-}
 
 /// Position at distance `d` along a segment, computed independently of the library.
 fn at(s: &Segment, d: f64) -> Point {
@@ -158,16 +149,13 @@ fn generated_maps() {
     }
 }
 
-#[test]
-fn benchmark_maps() {
-    let Some(dir) = maps_dir() else {
-        eprintln!("benchmark maps not found beside the repository: skipped");
-        return;
-    };
+/// Four short trips from the first random scenario of each map in `dir`,
+/// checked with every curved method; every method must succeed somewhere.
+fn benchmark_maps(dir: &Path, names: &[&str]) {
     let mut total = vec![0; CURVED.len()];
     // One planner for all maps: its tables depend only on the unit.
     let mut planner = MotionPlanner::new();
-    for name in ["random-64-64-20", "den520d", "maze-32-32-2", "brc202d"] {
+    for &name in names {
         let g = read_map(&dir.join(format!("{name}.map")), Connectivity::Eight).unwrap();
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
         // Short trips keep the directional searches quick.
@@ -185,8 +173,22 @@ fn benchmark_maps() {
             *t += n;
         }
     }
-    eprintln!("successes per method on 16 benchmark trips: {total:?}");
+    eprintln!("successes per method on {names:?}: {total:?}");
     for (m, n) in CURVED.iter().zip(&total) {
-        assert!(*n > 0, "{} never succeeded on the benchmark maps", m.name());
+        assert!(*n > 0, "{} never succeeded on {names:?}", m.name());
     }
+}
+
+#[test]
+fn small_benchmark_maps() {
+    benchmark_maps(
+        &common::small_maps(),
+        &["random-64-64-20", "maze-32-32-2", "warehouse-10-20-10-2-1"],
+    );
+}
+
+#[test]
+#[ignore = "needs the benchmark maps in ../shared/maps"]
+fn large_benchmark_maps() {
+    benchmark_maps(&common::benchmark_maps(), &["den520d", "brc202d"]);
 }

@@ -2,20 +2,10 @@
 //! trips, a Directional8 search on the failing stretch when Smoothing48
 //! cannot turn, and immediate failure when that stretch spans more than 12 tiles.
 
-use std::path::Path;
+mod common;
 
 use throng::map::{read_map, read_scenario, Cell, Connectivity, Grid};
 use throng::motion::{Method, MotionError, MotionPlanner, MotionQuery, HYBRID_STRETCH};
-
-fn maps() -> Option<std::path::PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        here.join("../shared/maps/movingai"),
-        here.join("../../shared/maps/movingai"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-}
 
 fn query(g: &Grid, s: (u32, u32), t: (u32, u32), radius: f64) -> MotionQuery {
     MotionQuery {
@@ -42,10 +32,7 @@ fn open_ground_needs_only_the_fast_path() {
 
 #[test]
 fn failing_stretches_are_searched_or_refused_by_size() {
-    let Some(dir) = maps() else {
-        eprintln!("benchmark maps not found beside the repository: skipped");
-        return;
-    };
+    let dir = common::small_maps();
     let g = read_map(&dir.join("random-64-64-20.map"), Connectivity::Eight).unwrap();
     let mut planner = MotionPlanner::new();
     // A trip where Smoothing48 fails and Directional8 repairs the stretch (docs/motion-random64-hybrid.svg).

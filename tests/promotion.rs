@@ -4,16 +4,13 @@
 //! one of them has no way out, every plan is put back. On the maze benchmark
 //! map this is what gets crowds through two-wide corridors.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::sync::Arc;
 
 use throng::engine::{SimConfig, Simulation};
 use throng::map::{read_map, read_scenario, Connectivity, Grid, Instance};
 use throng::planner::PlannerKind;
-
-fn maps_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps/movingai")
-}
 
 fn whca16(max_ticks: u32) -> SimConfig {
     SimConfig {
@@ -27,7 +24,7 @@ fn whca16(max_ticks: u32) -> SimConfig {
 /// of the 1,000 units got home; with them, 963.
 #[test]
 fn promotions_clear_the_jams_of_a_maze() {
-    let dir = maps_dir();
+    let dir = common::small_maps();
     let grid = Arc::new(read_map(&dir.join("maze-32-32-2.map"), Connectivity::Four).unwrap());
     let (mut reached, mut kept, mut rolled_back) = (0, 0, 0);
     for k in 1..=10 {
@@ -87,7 +84,7 @@ fn a_unit_gets_past_a_parked_one_that_can_step_aside() {
 /// validator finds no violation.
 #[test]
 fn promotions_inside_batches_never_collide() {
-    let dir = maps_dir();
+    let dir = common::small_maps();
     for (map, agents) in [
         ("maze-32-32-2", 200),
         ("room-32-32-4", 250),

@@ -12,8 +12,10 @@ use throng::map::{read_map, read_scenario, Connectivity, Instance};
 use throng::planner::PlannerKind;
 use throng::validate::validate_plan;
 
+/// The small MovingAI maps and scenarios committed with the library's tests
+/// (sources and licence in `tests/data/README.md`).
 fn maps_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/maps/movingai")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/movingai")
 }
 
 const SMALL_MAPS: [&str; 7] = [
