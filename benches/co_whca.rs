@@ -75,7 +75,10 @@ fn bench(c: &mut Criterion) {
         for (label, planner) in [("co_whca16", CO), ("whca16", WHCA)] {
             g.bench_function(label, |b| {
                 b.iter_batched(
-                    || Simulation::new(&inst, config(planner, max_ticks)),
+                    || {
+                        Simulation::new(&inst, config(planner, max_ticks))
+                            .expect("a valid instance")
+                    },
                     |mut sim| {
                         run_to_end(&mut sim, max_ticks);
                         sim
@@ -83,7 +86,8 @@ fn bench(c: &mut Criterion) {
                     BatchSize::SmallInput,
                 )
             });
-            let mut sim = Simulation::new(&inst, config(planner, max_ticks));
+            let mut sim =
+                Simulation::new(&inst, config(planner, max_ticks)).expect("a valid instance");
             run_to_end(&mut sim, max_ticks);
             let s = sim.summary();
             assert_eq!(s.collisions, 0, "{name} {label}");

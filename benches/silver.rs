@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| {
             b.iter_batched(
-                || Simulation::new(&inst, cfg),
+                || Simulation::new(&inst, cfg).expect("a valid instance"),
                 |mut sim| {
                     sim.initialize();
                     sim
@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
     }
     g.bench_function("hca_initial_planning_baseline", |b| {
         b.iter_batched(
-            || Simulation::new(&inst, config(PlannerKind::Hca)),
+            || Simulation::new(&inst, config(PlannerKind::Hca)).expect("a valid instance"),
             |mut sim| {
                 sim.initialize();
                 sim
@@ -88,7 +88,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("whca16_one_turn", |b| {
         b.iter_batched(
             || {
-                let mut sim = Simulation::new(&inst, config(whca));
+                let mut sim = Simulation::new(&inst, config(whca)).expect("a valid instance");
                 sim.initialize();
                 for _ in 0..10 {
                     sim.step();
@@ -103,7 +103,9 @@ fn bench(c: &mut Criterion) {
         )
     });
     g.finish();
-    let s = Simulation::new(&inst, config(whca)).run();
+    let s = Simulation::new(&inst, config(whca))
+        .expect("a valid instance")
+        .run();
     assert_eq!(s.collisions, 0);
 }
 

@@ -31,7 +31,7 @@ fn bench(c: &mut Criterion) {
             ..SimConfig::default()
         };
         let fresh = || {
-            let mut sim = Simulation::new(&inst, config);
+            let mut sim = Simulation::new(&inst, config).expect("a valid instance");
             sim.initialize();
             for _ in 0..100 {
                 sim.step();
@@ -48,9 +48,8 @@ fn bench(c: &mut Criterion) {
                         sim = fresh();
                     }
                     let t = Instant::now();
-                    sim.plan();
+                    sim.step();
                     planning += t.elapsed();
-                    sim.execute();
                 }
                 planning
             })

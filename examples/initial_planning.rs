@@ -37,7 +37,7 @@ fn main() {
     };
     let mut ms: Vec<f64> = (0..runs)
         .map(|_| {
-            let mut sim = Simulation::new(&inst, cfg);
+            let mut sim = Simulation::new(&inst, cfg).expect("a valid instance");
             let t = Instant::now();
             sim.initialize();
             let e = t.elapsed().as_secs_f64() * 1e3;
@@ -49,7 +49,7 @@ fn main() {
     let q = |f: f64| ms[((ms.len() - 1) as f64 * f) as usize];
     let mean = ms.iter().sum::<f64>() / ms.len() as f64;
     let sim = {
-        let mut s = Simulation::new(&inst, cfg);
+        let mut s = Simulation::new(&inst, cfg).expect("a valid instance");
         s.initialize();
         s
     };

@@ -25,10 +25,14 @@ pub mod validate;
 
 /// The names a game embedding Throng needs most.
 pub mod prelude {
-    pub use crate::agents::{AgentId, Agents};
-    pub use crate::engine::{Budget, RunSummary, SimConfig, Simulation, World};
+    pub use crate::agents::{AgentId, Agents, UnitId, UnitState};
+    pub use crate::engine::{
+        Budget, Event, EventKind, History, RunSummary, SimConfig, SimError, Simulation, UnitSpec,
+        World,
+    };
     pub use crate::map::{
         generate_map, random_instance, read_map, read_scenario, Cell, Connectivity, Grid, Instance,
+        Rect,
     };
     pub use crate::planner::{Planner, PlannerKind};
     pub use crate::validate::{validate_plan, validate_steps};

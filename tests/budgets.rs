@@ -42,8 +42,11 @@ fn every_budget_is_collision_free() {
                 seed: 4,
                 threads,
                 budget,
+                ..SimConfig::default()
             };
-            let s = Simulation::new(&inst, config).run();
+            let s = Simulation::new(&inst, config)
+                .expect("a valid instance")
+                .run();
             assert_eq!(s.collisions, 0, "{budget:?} on {threads} threads");
             if budget.nodes.is_some_and(|n| n > 0) {
                 assert!(s.carried_over > 0, "a 500-node budget must carry work over");

@@ -36,6 +36,7 @@ fn co_planners(window: u32) -> Vec<PlannerKind> {
 
 fn config(planner: PlannerKind, max_ticks: u32) -> SimConfig {
     SimConfig {
+        history: throng::engine::History::Full,
         planner,
         max_ticks,
         seed: 1,
@@ -44,7 +45,9 @@ fn config(planner: PlannerKind, max_ticks: u32) -> SimConfig {
 }
 
 fn run(inst: &Instance, planner: PlannerKind, max_ticks: u32) -> throng::engine::RunSummary {
-    Simulation::new(inst, config(planner, max_ticks)).run()
+    Simulation::new(inst, config(planner, max_ticks))
+        .expect("a valid instance")
+        .run()
 }
 
 #[test]
@@ -89,7 +92,7 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
         let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), name).unwrap();
         for planner in co_planners(16) {
-            let mut sim = Simulation::new(&inst, config(planner, 300));
+            let mut sim = Simulation::new(&inst, config(planner, 300)).expect("a valid instance");
             let summary = sim.run();
             let plan = PlanFile::parse(&sim.plan_file().to_text(), Path::new("mem")).unwrap();
             let report = validate_plan(&grid, &plan);
@@ -167,7 +170,8 @@ fn offline_form_executes_the_same_plan_as_the_online_form() {
                     variant,
                     offline,
                 };
-                let mut sim = Simulation::new(inst, config(planner, 200));
+                let mut sim =
+                    Simulation::new(inst, config(planner, 200)).expect("a valid instance");
                 let s = sim.run();
                 assert_eq!(s.collisions, 0);
                 trajectories.push(sim.trajectory().to_vec());

@@ -12,13 +12,16 @@ fn run(inst: &Instance, threads: usize, budget: Budget) -> (Vec<throng::map::Cel
     let mut sim = Simulation::new(
         inst,
         SimConfig {
+            history: throng::engine::History::Full,
             planner: PlannerKind::Whca { window: 16 },
             max_ticks: 60,
             seed: 3,
             threads,
             budget,
+            ..SimConfig::default()
         },
-    );
+    )
+    .expect("a valid instance");
     let s = sim.run();
     assert_eq!(s.collisions, 0);
     (sim.trajectory().to_vec(), s.reached)

@@ -54,7 +54,7 @@ fn whca_ticks_allocate_nothing_after_warm_up() {
         threads: 1,
         ..SimConfig::default()
     };
-    let mut sim = Simulation::new(&inst, config);
+    let mut sim = Simulation::new(&inst, config).expect("a valid instance");
     sim.initialize();
     for _ in 0..20 {
         sim.step();

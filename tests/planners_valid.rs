@@ -31,12 +31,14 @@ fn all_planners_produce_valid_plans_on_generated_maps() {
                     let mut sim = Simulation::new(
                         &inst,
                         SimConfig {
+                            history: throng::engine::History::Full,
                             planner,
                             max_ticks: 100,
                             seed,
                             ..SimConfig::default()
                         },
-                    );
+                    )
+                    .expect("a valid instance");
                     let s = sim.run();
                     assert_eq!(
                         s.collisions,
@@ -62,12 +64,14 @@ fn corner_cutting_maps_stay_valid() {
         let s = Simulation::new(
             &inst,
             SimConfig {
+                history: throng::engine::History::Full,
                 planner,
                 max_ticks: 80,
                 seed: 5,
                 ..SimConfig::default()
             },
         )
+        .expect("a valid instance")
         .run();
         assert_eq!(s.collisions, 0, "{}", planner.label());
     }
@@ -93,11 +97,13 @@ fn a_unit_that_cannot_leave_its_start_is_pinned_there() {
         let mut sim = Simulation::new(
             &inst,
             SimConfig {
+                history: throng::engine::History::Full,
                 planner: PlannerKind::Whca { window },
                 max_ticks: 30,
                 ..SimConfig::default()
             },
-        );
+        )
+        .expect("a valid instance");
         let s = sim.run();
         assert_eq!(s.collisions, 0, "window {window}: {s:?}");
         let trajectory = sim.trajectory();

@@ -30,7 +30,9 @@ fn promotions_clear_the_jams_of_a_maze() {
     for k in 1..=10 {
         let scen = read_scenario(&dir.join(format!("scen/maze-32-32-2-random-{k}.scen"))).unwrap();
         let inst = Instance::from_scenario(grid.clone(), &scen, Some(100), "maze-32-32-2").unwrap();
-        let s = Simulation::new(&inst, whca16(300)).run();
+        let s = Simulation::new(&inst, whca16(300))
+            .expect("a valid instance")
+            .run();
         assert_eq!(s.collisions, 0, "scenario {k}: {s:?}");
         reached += s.reached;
         kept += s.promotions_kept;
@@ -57,7 +59,9 @@ fn promotions_in_a_dead_end_corridor_never_collide() {
         goals: vec![c(5), c(3)],
         map_name: "corridor".into(),
     };
-    let s = Simulation::new(&inst, whca16(40)).run();
+    let s = Simulation::new(&inst, whca16(40))
+        .expect("a valid instance")
+        .run();
     assert_eq!(s.collisions, 0, "{s:?}");
     assert!(s.promotions > 0, "the blocked unit was never promoted");
     assert!(s.reached <= 1, "{s:?}");
@@ -73,7 +77,9 @@ fn a_unit_gets_past_a_parked_one_that_can_step_aside() {
         goals: vec![grid.cell(5, 1), grid.cell(3, 1)],
         map_name: "pocket".into(),
     };
-    let s = Simulation::new(&inst, whca16(60)).run();
+    let s = Simulation::new(&inst, whca16(60))
+        .expect("a valid instance")
+        .run();
     assert_eq!(s.collisions, 0, "{s:?}");
     assert_eq!(s.reached, 2, "{s:?}");
 }
@@ -101,6 +107,7 @@ fn promotions_inside_batches_never_collide() {
                     ..whca16(200)
                 },
             )
+            .expect("a valid instance")
             .run();
             assert_eq!(
                 s.collisions, 0,

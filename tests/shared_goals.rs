@@ -22,11 +22,13 @@ fn a_group_with_one_goal_shares_one_table() {
     let mut sim = Simulation::new(
         &inst,
         SimConfig {
+            history: throng::engine::History::Full,
             planner: PlannerKind::Whca { window: 16 },
             max_ticks: 120,
             ..SimConfig::default()
         },
-    );
+    )
+    .expect("a valid instance");
     let s = sim.run();
     assert_eq!(s.collisions, 0);
     let stats = s.searches;

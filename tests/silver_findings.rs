@@ -21,12 +21,14 @@ fn mean(planner: PlannerKind, maps: u64) -> (f64, f64, f64, f64) {
         let s: RunSummary = Simulation::new(
             &inst,
             SimConfig {
+                history: throng::engine::History::Full,
                 planner,
                 max_ticks: 100,
                 seed,
                 ..SimConfig::default()
             },
         )
+        .expect("a valid instance")
         .run();
         assert_eq!(s.collisions, 0);
         acc.0 += s.success_rate;

@@ -14,6 +14,12 @@ pub enum CliError {
     /// Bad plan file.
     #[error(transparent)]
     Plan(#[from] PlanError),
+    /// Bad event script.
+    #[error(transparent)]
+    Events(#[from] throng::io::EventsError),
+    /// The engine refused the instance or a setting.
+    #[error(transparent)]
+    Sim(#[from] throng::engine::SimError),
     /// A file could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use throng::engine::{RunSummary, SimConfig, Simulation};
+use throng::engine::{History, RunSummary, SimConfig, Simulation};
 use throng::map::{
     crowded_instance, generate_map, read_map, read_scenario, Connectivity, GeneratorSpec, Instance,
 };
@@ -140,9 +140,11 @@ fn measure_set(
                             planner,
                             max_ticks,
                             seed: k as u64 + 1,
+                            history: History::Full,
                             ..SimConfig::default()
                         },
                     )
+                    .expect("generated instances are valid")
                     .run();
                     progress.inc(1);
                     s

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use throng::engine::{SimConfig, Simulation};
+use throng::engine::{History, SimConfig, Simulation};
 use throng::map::{generate_map, random_instance, Connectivity, GeneratorSpec};
 use throng::planner::PlannerKind;
 
@@ -102,9 +102,10 @@ pub fn measure(args: &SilverArgs, progress: &ProgressBar) -> Result<Vec<SilverPo
                         planner,
                         max_ticks: args.max_ticks,
                         seed,
+                        history: History::Full,
                         ..SimConfig::default()
                     },
-                );
+                )?;
                 let s = sim.run();
                 p.success += s.success_rate;
                 p.path_len += s.mean_path_len;

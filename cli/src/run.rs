@@ -11,7 +11,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
-use throng::engine::{Budget, RunSummary, SimConfig, Simulation};
+use throng::engine::{Budget, History, RunSummary, SimConfig, Simulation};
+use throng::io::{check_events, read_events};
 use throng::map::{
     generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
     Instance,
@@ -40,7 +41,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub generate: Option<String>,
     /// Number of units (first N rows of the scenario) [default: 100 generated, all rows of a scenario].
-    #[arg(long)]
+    #[arg(long = "units", visible_alias = "agents")]
+    #[serde(alias = "units")]
     pub agents: Option<usize>,
     /// Planner: lra, ca, hca, whca; or an optimal solver: odid-split, odid, od, od-sid, astar-joint, astar-joint-id [default: whca].
     #[arg(long)]
@@ -84,6 +86,30 @@ pub struct RunArgs {
     /// Write the map here in MovingAI format (for `throng validate` of a generated map).
     #[arg(long)]
     pub save_map: Option<PathBuf>,
+    /// Event script: spawns, despawns, orders and buildings while the run
+    /// goes on (one per line: `TICK spawn UNIT X Y GX GY [priority P]`,
+    /// `TICK despawn UNIT`, `TICK goal|push_goal UNIT GX GY`, `TICK stop UNIT`,
+    /// `TICK block|unblock X0 Y0 X1 Y1`). Implies `--budgeted-start`.
+    #[arg(long)]
+    pub events: Option<PathBuf>,
+    /// Write every unit's cell at the end of each tick here, as CSV
+    /// `tick,unit,x,y` (unit: the event file's label; scenario units 0, 1, ...).
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Write one CSV row per tick here: tick, step and planning time (µs),
+    /// searches, nodes, searches carried over, units moved.
+    #[arg(long)]
+    pub tick_times: Option<PathBuf>,
+    /// Plan the starting units within the ticks' budget instead of all at
+    /// once before the first tick.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub budgeted_start: Option<bool>,
+    /// Most units alive at once [default: the starting units plus 1,024].
+    #[arg(long)]
+    pub max_units: Option<usize>,
+    /// Ticks without progress after which a unit counts as stuck [default: 64].
+    #[arg(long)]
+    pub stuck_after: Option<u32>,
     /// Print nothing but errors.
     #[arg(long)]
     #[serde(skip)]
@@ -127,7 +153,13 @@ impl RunArgs {
             summary_json,
             save_map,
             time_limit_ms,
-            node_limit
+            node_limit,
+            events,
+            trace,
+            tick_times,
+            budgeted_start,
+            max_units,
+            stuck_after
         ))
     }
 }
@@ -209,6 +241,14 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
             wall_us: args.budget_us,
             nodes: args.budget_nodes,
         },
+        max_units: args.max_units.unwrap_or(0),
+        stuck_after: args.stuck_after.unwrap_or(64),
+        history: if args.out.is_some() {
+            History::Full
+        } else {
+            History::Off
+        },
+        check_moves: true,
     })
 }
 
@@ -241,7 +281,21 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(path) = &args.save_map {
         write_file(path, write_map(&instance.grid))?;
     }
-    let mut sim = Simulation::new(&instance, config);
+    let script = match &args.events {
+        Some(path) => {
+            let events = read_events(path)?;
+            check_events(path, &events, &instance.grid, instance.len())?;
+            Some(events)
+        }
+        None => None,
+    };
+    if script.is_some() && args.out.is_some() {
+        return Err(CliError::Usage(
+            "--out writes fixed-instance plans; with --events use --trace".into(),
+        ));
+    }
+    let budgeted = args.budgeted_start.unwrap_or(script.is_some());
+    let mut sim = Simulation::new(&instance, config)?;
     let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {
         let bar = ProgressBar::new(config.max_ticks as u64);
         bar.set_style(
@@ -250,13 +304,20 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         );
         bar
     });
-    sim.initialize();
-    while sim.ticks() < config.max_ticks && !sim.all_home() {
+    let mut driver = super::live::Driver::new(&args, &instance, script.unwrap_or_default())?;
+    driver.start(&mut sim)?;
+    if !budgeted {
+        sim.initialize();
+    }
+    while sim.ticks() < config.max_ticks && !(sim.all_home() && driver.done()) {
+        driver.before_step(&mut sim)?;
         sim.step();
+        driver.after_step(&mut sim)?;
         if let Some(bar) = &bar {
             bar.set_position(sim.ticks() as u64);
         }
     }
+    driver.finish()?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

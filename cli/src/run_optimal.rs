@@ -116,9 +116,11 @@ pub fn hca_seed_cost(instance: &Instance) -> Option<u64> {
             planner: PlannerKind::Hca,
             max_ticks: 512,
             threads: 1,
+            history: throng::engine::History::Full,
             ..SimConfig::default()
         },
-    );
+    )
+    .ok()?;
     let s = sim.run();
     if s.at_goal_at_end != instance.len() {
         return None;

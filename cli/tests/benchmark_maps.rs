@@ -39,12 +39,14 @@ fn whca16_with_100_units_is_valid_on_small_benchmark_maps() {
         let mut sim = Simulation::new(
             &inst,
             SimConfig {
+                history: throng::engine::History::Full,
                 planner: PlannerKind::Whca { window: 16 },
                 max_ticks: 300,
                 seed: 1,
                 ..SimConfig::default()
             },
-        );
+        )
+        .expect("a valid instance");
         let summary = sim.run();
         let plan = PlanFile::parse(&sim.plan_file().to_text(), Path::new("mem")).unwrap();
         let report = validate_plan(&grid, &plan);

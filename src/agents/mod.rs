@@ -3,5 +3,7 @@
 //! FFI without copying.
 
 mod store;
+mod unit_id;
 
-pub use store::{AgentFlags, AgentId, Agents};
+pub use store::{AgentFlags, AgentId, Agents, UnitState};
+pub use unit_id::{UnitId, UnitIds};

@@ -31,12 +31,46 @@ impl AgentFlags {
     pub const STUCK: u8 = 4;
     /// The unit waits in the planner's replanning queue.
     pub const QUEUED: u8 = 8;
+    /// The slot holds no unit (despawned; free for a later spawn).
+    pub const DEAD: u8 = 16;
+    /// Spawned but not on the map yet: its cell was taken.
+    pub const UNPLACED: u8 = 32;
+    /// Inside a block placed on it: leaving by an escape plan of the
+    /// engine's, not planned by the planner meanwhile.
+    pub const EVICTING: u8 = 64;
+    /// Not planned by the planner: dead, unplaced or evicting.
+    pub const INACTIVE: u8 = Self::DEAD | Self::UNPLACED | Self::EVICTING;
 
     /// Whether all bits of `bit` are set.
     #[inline]
     pub fn has(self, bit: u8) -> bool {
         self.0 & bit == bit
     }
+
+    /// Whether any bit of `bits` is set.
+    #[inline]
+    pub fn any(self, bits: u8) -> bool {
+        self.0 & bits != 0
+    }
+}
+
+/// What a unit is doing, as the game sees it (one byte per unit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum UnitState {
+    /// On its way to its goal (or planned and about to move).
+    #[default]
+    Moving = 0,
+    /// On its goal with no further goal queued.
+    Arrived = 1,
+    /// Spawned on a cell another unit holds: it enters the map once the
+    /// cell is free.
+    Waiting = 2,
+    /// No progress towards its goal for the configured number of ticks.
+    Stuck = 3,
+    /// Its goal cannot be reached in the current map (a wall or a block
+    /// separates them, or a block covers the goal).
+    Unreachable = 4,
 }
 
 /// All units, as columns. `plans` holds each unit's reserved path: unit `a`'s
@@ -69,6 +103,18 @@ pub struct Agents {
     pub plans: Vec<Cell>,
     /// Cells reserved per unit plan at most.
     pub plan_capacity: usize,
+    /// What each unit is doing (see [`UnitState`]).
+    pub state: Vec<UnitState>,
+    /// Goals each unit takes after its current one, in order.
+    pub goal_queue: Vec<std::collections::VecDeque<Cell>>,
+    /// The least distance to its goal each unit has had (the planner's
+    /// measure), and the tick it got there: no better for long means stuck.
+    pub best_distance: Vec<u32>,
+    /// See [`Agents::best_distance`].
+    pub progress_tick: Vec<u32>,
+    /// Tick each unit last stepped onto its goal and has stayed since
+    /// (`u32::MAX`: not on it), for the sum of costs.
+    pub settled_at: Vec<u32>,
 }
 
 impl Agents {
@@ -93,7 +139,67 @@ impl Agents {
             agitation: vec![0; n],
             plans,
             plan_capacity,
+            state: vec![UnitState::Moving; n],
+            goal_queue: vec![std::collections::VecDeque::new(); n],
+            best_distance: vec![u32::MAX; n],
+            progress_tick: vec![0; n],
+            settled_at: (0..n)
+                .map(|i| if starts[i] == goals[i] { 0 } else { u32::MAX })
+                .collect(),
         }
+    }
+
+    /// Adds a slot for a unit at `cell` going to `goal`, not on the map yet
+    /// ([`AgentFlags::UNPLACED`]); returns its id. Columns grow by one.
+    pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8) -> AgentId {
+        let a = AgentId(self.len() as u32);
+        self.position.push(cell);
+        self.start.push(cell);
+        self.goal.push(goal);
+        self.priority.push(priority);
+        self.flags.push(AgentFlags(AgentFlags::UNPLACED));
+        self.plan_start.push(0);
+        self.plan_len.push(1);
+        self.next_replan.push(u32::MAX);
+        self.first_arrival.push(u32::MAX);
+        self.agitation.push(0);
+        self.plans
+            .extend(std::iter::repeat_n(cell, self.plan_capacity));
+        self.state.push(UnitState::Waiting);
+        self.goal_queue.push(std::collections::VecDeque::new());
+        self.best_distance.push(u32::MAX);
+        self.progress_tick.push(0);
+        self.settled_at.push(u32::MAX);
+        a
+    }
+
+    /// Makes the dead slot `a` a new unit at `cell` going to `goal`, not on
+    /// the map yet, keeping the slot's memory.
+    pub fn reuse_slot(&mut self, a: AgentId, cell: Cell, goal: Cell, priority: u8) {
+        let i = a.index();
+        debug_assert!(self.flags[i].has(AgentFlags::DEAD));
+        self.position[i] = cell;
+        self.start[i] = cell;
+        self.goal[i] = goal;
+        self.priority[i] = priority;
+        self.flags[i] = AgentFlags(AgentFlags::UNPLACED);
+        self.plan_start[i] = 0;
+        self.plan_len[i] = 1;
+        self.plans[i * self.plan_capacity] = cell;
+        self.next_replan[i] = u32::MAX;
+        self.first_arrival[i] = u32::MAX;
+        self.agitation[i] = 0;
+        self.state[i] = UnitState::Waiting;
+        self.goal_queue[i].clear();
+        self.best_distance[i] = u32::MAX;
+        self.progress_tick[i] = 0;
+        self.settled_at[i] = u32::MAX;
+    }
+
+    /// Whether slot `a` holds a unit on the map (alive and placed).
+    #[inline]
+    pub fn on_map(&self, a: AgentId) -> bool {
+        !self.flags[a.index()].any(AgentFlags::DEAD | AgentFlags::UNPLACED)
     }
 
     /// Number of units.

@@ -147,3 +147,9 @@ impl CellSlots for FxHashMap<u32, u32> {
 pub fn dense_fits(cells: usize, maps: usize) -> bool {
     cells.saturating_mul(maps) <= 1 << 25
 }
+
+/// How many dense maps over `cells` cells fit the memory budget of
+/// [`dense_fits`].
+pub fn dense_maps_that_fit(cells: usize) -> usize {
+    (1usize << 25) / cells.max(1)
+}

@@ -174,6 +174,12 @@ impl ReverseResumableAStar {
         true
     }
 
+    /// Whether it keeps one word per map cell (else a map of the cells it
+    /// touched).
+    pub fn is_dense(&self) -> bool {
+        !matches!(self.state, CellMap::Sparse(_))
+    }
+
     /// The goal distances are measured to.
     pub fn goal(&self) -> Cell {
         self.goal

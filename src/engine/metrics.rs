@@ -36,15 +36,22 @@ pub struct RunSummary {
     pub ticks: u32,
     /// Worker threads.
     pub threads: usize,
-    /// Time to plan every unit before the first tick, ms.
+    /// Time to plan every unit before the first tick, ms (0 when units are
+    /// planned within the ticks' budget instead).
     pub init_ms: f64,
-    /// Planning time over all ticks, ms.
+    /// Time the planner took to get ready when the simulation was created
+    /// (distance tables shared by goals, landmarks of large maps), ms.
+    pub setup_ms: f64,
+    /// Time of all ticks (whole steps: calls applied, planning, moves,
+    /// checks), ms.
     pub plan_ms_total: f64,
-    /// Mean planning time per tick, ms.
+    /// Mean time per tick, ms.
     pub tick_ms_mean: f64,
-    /// 99th percentile of planning time per tick, ms.
+    /// 99th percentile of a tick's time (the whole step), ms.
     pub tick_ms_p99: f64,
-    /// Worst planning time of a tick, ms.
+    /// 99.9th percentile of a tick's time, ms.
+    pub tick_ms_p999: f64,
+    /// Worst time of a tick, ms.
     pub tick_ms_max: f64,
     /// Ticks that went over the wall-clock budget.
     pub budget_overruns: usize,
@@ -79,6 +86,10 @@ pub struct RunSummary {
     pub promotions_kept: u64,
     /// Promotions undone because a unit in the way found no other plan.
     pub promotions_rolled_back: u64,
+    /// How many events of each kind (spawned, arrived, stuck, ...).
+    pub events: std::collections::BTreeMap<String, u64>,
+    /// Living units in each state at the end (moving, arrived, ...).
+    pub states: std::collections::BTreeMap<String, u64>,
 }
 
 /// Percentile `p` (0..=100) of `values` by nearest rank.

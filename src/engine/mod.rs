@@ -1,11 +1,25 @@
-//! The tick loop, the world it steps, and the run's measures.
+//! The live world and its tick loop: the game's calls, the units' states
+//! and events, map edits, the job scheduler, and the run's measures.
 
+mod error;
+mod events;
+mod evict;
+mod group;
+mod live;
 mod metrics;
+mod plan_repair;
 mod scheduler;
 mod simulation;
+mod tick_stats;
 mod world;
 
+pub use error::SimError;
+pub use events::{Event, EventKind};
 pub use metrics::{count_cycles, percentile, soc_and_makespan, RunSummary};
+pub use plan_repair::PlanCutter;
 pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
-pub use simulation::{SimConfig, Simulation};
+pub use simulation::{
+    History, SimConfig, Simulation, TickReport, UnitSpec, MAX_THREADS, MAX_WINDOW,
+};
+pub use tick_stats::TickStats;
 pub use world::World;

@@ -124,6 +124,29 @@ impl Scheduler {
         self.outcomes.resize(max_batch, SearchOutcome::default());
     }
 
+    /// A scheduler searching on `pool`, shared with whoever else uses it
+    /// (a game's own pool): as many workers as the pool has threads.
+    pub fn with_pool(
+        pool: std::sync::Arc<rayon::ThreadPool>,
+        max_path: usize,
+        max_nodes: usize,
+    ) -> Self {
+        let threads = pool.current_num_threads().max(1);
+        let mut s = Self::new(1, max_path, max_nodes);
+        s.threads = threads;
+        s.workers = (0..threads)
+            .map(|_| {
+                Mutex::new(WorkerScratch {
+                    search: SpaceTimeAStar::with_capacity(max_nodes),
+                    path: Vec::with_capacity(max_path),
+                    extra: Vec::with_capacity(max_path),
+                })
+            })
+            .collect();
+        s.pool = (threads > 1).then_some(pool);
+        s
+    }
+
     /// Runs batches of fewer than `n` units on the calling thread: sharing
     /// out a handful of sub-millisecond searches costs more than it saves.
     pub fn set_min_parallel(&mut self, n: usize) {

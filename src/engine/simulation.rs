@@ -1,31 +1,72 @@
-//! The tick loop: plan, move every unit one step along its reserved plan,
-//! record, repeat until every unit is home or the turn limit is reached.
+//! The live world a game drives: units spawned and despawned, orders given,
+//! buildings placed and removed, one `step()` per frame. Calls between
+//! steps are checked at once and recorded; the next step applies them in
+//! call order, plans within the tick's budget, moves every unit one tick
+//! along its reserved plan, and reports what happened as events.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use crate::agents::{AgentFlags, AgentId};
+use crate::agents::{AgentFlags, AgentId, UnitId, UnitIds, UnitState};
 use crate::io::PlanFile;
-use crate::map::{Cell, Instance};
+use crate::map::{Cell, Grid, Instance, Rect};
 use crate::planner::{Planner, PlannerKind};
 use crate::search::SpatialAStar;
-use crate::validate::validate_steps;
+use crate::validate::{StepChecker, Violation};
 
-use super::metrics::{count_cycles, percentile, soc_and_makespan, RunSummary};
-use super::{Budget, World};
+use super::events::{Event, EventKind};
+use super::evict::Escapes;
+use super::metrics::{count_cycles, RunSummary};
+use super::plan_repair::PlanCutter;
+use super::tick_stats::TickStats;
+use super::{Budget, SimError, World};
 
-/// Settings of one run.
+/// Longest WHCA* window accepted: a window reserves that many ticks for
+/// every unit, and beyond a few hundred ticks it only costs memory.
+pub const MAX_WINDOW: u32 = 1024;
+/// Most worker threads accepted.
+pub const MAX_THREADS: usize = 256;
+
+/// What the simulation keeps of the positions it executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum History {
+    /// Nothing: memory does not grow with ticks (a game's setting; stream
+    /// positions out each tick if a replay is wanted).
+    #[default]
+    Off,
+    /// Every tick's positions of the units the simulation was created with,
+    /// for plan files and the cycle count. Grows with ticks: for runs of a
+    /// bounded length.
+    Full,
+}
+
+/// Settings of one simulation.
 #[derive(Clone, Copy, Debug)]
 pub struct SimConfig {
     /// Planner and its window.
     pub planner: PlannerKind,
-    /// Turn limit.
+    /// Turn limit of [`Simulation::run`], and the horizon of the planners
+    /// that plan whole runs (CA*, HCA*, the conflict-oriented ones).
     pub max_ticks: u32,
     /// Seed for planners that draw random numbers (LRA*).
     pub seed: u64,
-    /// Worker threads for the searches (0: all cores).
+    /// Worker threads for the searches (0: all cores; at most
+    /// [`MAX_THREADS`]).
     pub threads: usize,
     /// Planning budget per tick.
     pub budget: Budget,
+    /// Most units alive at once (0: the instance's units plus 1,024). The
+    /// reservation table is sized for them when the simulation is created.
+    pub max_units: usize,
+    /// Ticks without progress towards its goal after which a unit is
+    /// [`UnitState::Stuck`].
+    pub stuck_after: u32,
+    /// What to keep of the executed positions.
+    pub history: History,
+    /// Check every tick's moves with the validator (a few microseconds per
+    /// thousand units): no shared cell, no swap, no crossing, no unit
+    /// entering a wall or a block. Its count is the summary's `collisions`.
+    pub check_moves: bool,
 }
 
 impl Default for SimConfig {
@@ -36,98 +77,595 @@ impl Default for SimConfig {
             seed: 1,
             threads: 1,
             budget: Budget::default(),
+            max_units: 0,
+            stuck_after: 64,
+            history: History::Off,
+            check_moves: true,
         }
     }
 }
 
-/// One simulation: a world, a planner, and what has been executed so far.
+impl SimConfig {
+    /// Checks every setting's range.
+    pub fn validate(&self) -> Result<(), SimError> {
+        let window = match self.planner {
+            PlannerKind::Whca { window } | PlannerKind::Co { window, .. } => Some(window),
+            _ => None,
+        };
+        if let Some(w) = window.filter(|w| !(2..=MAX_WINDOW).contains(w)) {
+            return Err(SimError::Config {
+                name: "window",
+                value: w.to_string(),
+                expected: "2 to 1024 ticks",
+            });
+        }
+        if self.threads > MAX_THREADS {
+            return Err(SimError::Config {
+                name: "threads",
+                value: self.threads.to_string(),
+                expected: "0 (all cores) to 256",
+            });
+        }
+        if self.max_units > crate::reservation::MAX_UNITS {
+            return Err(SimError::Config {
+                name: "max_units",
+                value: self.max_units.to_string(),
+                expected: "at most 16,777,214",
+            });
+        }
+        if self.stuck_after == 0 {
+            return Err(SimError::Config {
+                name: "stuck_after",
+                value: "0".into(),
+                expected: "at least 1 tick",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A unit to spawn: where it enters the map, where it goes, how urgent it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitSpec {
+    /// The cell it enters on (it waits until that cell is free).
+    pub cell: Cell,
+    /// Its goal.
+    pub goal: Cell,
+    /// Silver's unit priority: higher plans first, and lower ones make room.
+    pub priority: u8,
+}
+
+impl UnitSpec {
+    /// A unit entering on `cell`, bound for `goal`, priority 0.
+    pub fn new(cell: Cell, goal: Cell) -> Self {
+        UnitSpec {
+            cell,
+            goal,
+            priority: 0,
+        }
+    }
+
+    /// The same unit with priority `p`.
+    pub fn with_priority(mut self, p: u8) -> Self {
+        self.priority = p;
+        self
+    }
+}
+
+/// A call recorded between steps, applied at the start of the next.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Command {
+    Spawn(UnitId, UnitSpec),
+    Despawn(UnitId),
+    SetGoal(UnitId, Cell),
+    PushGoal(UnitId, Cell),
+    Stop(UnitId),
+    Block(Rect),
+    Unblock(Rect),
+}
+
+/// What the last step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TickReport {
+    /// The tick the step produced.
+    pub tick: u32,
+    /// Wall-clock time of the whole step, microseconds.
+    pub step_us: f64,
+    /// Of which planning, microseconds.
+    pub plan_us: f64,
+    /// Searches run.
+    pub searches: u64,
+    /// Nodes expanded (space-time and true-distance).
+    pub nodes: u64,
+    /// Due searches left for a later tick.
+    pub carried_over: u64,
+    /// Units that changed cell.
+    pub moved: u32,
+}
+
+/// One simulation: a world, a planner, the recorded calls and what the last
+/// steps did. See the module docs.
 pub struct Simulation {
-    /// The units, the map and the reservations.
-    pub world: World,
-    planner: Box<dyn Planner>,
-    config: SimConfig,
-    instance: Instance,
-    trajectory: Vec<Cell>,
-    tick_ms: Vec<f64>,
+    pub(super) world: World,
+    pub(super) planner: Box<dyn Planner>,
+    pub(super) config: SimConfig,
+    pub(super) max_units: usize,
+    pub(super) ids: UnitIds,
+    /// Per slot, the id of the unit living there (or that lived there last).
+    pub(super) unit_ids: Vec<UnitId>,
+    pub(super) commands: Vec<Command>,
+    pub(super) applying: Vec<Command>,
+    pub(super) events: Vec<Event>,
+    pub(super) event_counts: [u64; EventKind::NAMES.len()],
+    /// Spawned units whose cell was taken, and units inside a block.
+    pub(super) waiting: Vec<AgentId>,
+    pub(super) evicting: Vec<AgentId>,
+    pub(super) cutter: PlanCutter,
+    pub(super) escapes: Escapes,
+    /// Cells a map edit opened or closed (scratch).
+    pub(super) edited: Vec<Cell>,
+    checker: Option<StepChecker>,
+    /// Tick-major positions of the first `history_width` slots.
+    history: Vec<Cell>,
+    history_width: usize,
+    stats: TickStats,
+    last: TickReport,
     init_ms: f64,
+    setup_ms: f64,
+    map_name: String,
+    starts: Vec<Cell>,
+    initialized: bool,
 }
 
 impl Simulation {
-    /// A simulation of `instance`, not yet planned.
-    pub fn new(instance: &Instance, config: SimConfig) -> Self {
+    /// A simulation of `instance`'s units on its map, none planned yet:
+    /// either call [`Simulation::initialize`] (every unit planned at once,
+    /// as the seeds' experiments do) or just [`Simulation::step`] (units
+    /// are planned within the per-tick budget, holding their cells until
+    /// then). Refuses an instance with a unit off the map, on a wall or on
+    /// another's start, and settings out of range.
+    pub fn new(instance: &Instance, config: SimConfig) -> Result<Self, SimError> {
+        Self::build(instance, config, None)
+    }
+
+    /// [`Simulation::new`] searching on the game's own worker pool instead
+    /// of one of its own (`config.threads` is then ignored).
+    pub fn in_pool(
+        instance: &Instance,
+        config: SimConfig,
+        pool: Arc<rayon::ThreadPool>,
+    ) -> Result<Self, SimError> {
+        Self::build(instance, config, Some(pool))
+    }
+
+    /// A simulation on `grid` with no units yet: spawn them.
+    pub fn with_map(grid: Arc<Grid>, config: SimConfig) -> Result<Self, SimError> {
+        let instance = Instance {
+            grid,
+            starts: Vec::new(),
+            goals: Vec::new(),
+            map_name: String::new(),
+        };
+        Self::new(&instance, config)
+    }
+
+    fn build(
+        instance: &Instance,
+        config: SimConfig,
+        pool: Option<Arc<rayon::ThreadPool>>,
+    ) -> Result<Self, SimError> {
+        config.validate()?;
+        let max_units = if config.max_units == 0 {
+            instance.len() + 1024
+        } else {
+            config.max_units.max(instance.len())
+        };
         let horizon = config.planner.horizon(config.max_ticks);
-        let capacity = horizon as usize;
-        let world = World::new(instance, horizon, capacity);
+        let world = World::new(instance, horizon, horizon as usize, max_units)?;
         crate::profiling::init();
-        let planner = config.planner.build(&world, &config);
-        let mut trajectory = Vec::with_capacity(instance.len() * (config.max_ticks as usize + 1));
-        trajectory.extend_from_slice(&world.agents.position);
-        Simulation {
+        let t0 = Instant::now();
+        let planner = config.planner.build(&world, &config, pool);
+        let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let mut checker = config.check_moves.then(|| StepChecker::new(&world.grid));
+        if let Some(c) = &mut checker {
+            c.check(&world.grid, 0, on_map(&world));
+        }
+        let history_width = instance.len();
+        let history = match config.history {
+            History::Full => world.agents.position.clone(),
+            History::Off => Vec::new(),
+        };
+        let ids = UnitIds::with_units(instance.len());
+        let unit_ids = ids.iter().collect();
+        Ok(Simulation {
+            ids,
+            unit_ids,
+            max_units,
+            commands: Vec::new(),
+            applying: Vec::new(),
+            events: Vec::new(),
+            event_counts: [0; EventKind::NAMES.len()],
+            waiting: Vec::new(),
+            evicting: Vec::new(),
+            cutter: PlanCutter::default(),
+            escapes: Escapes::default(),
+            edited: Vec::new(),
+            checker,
+            history,
+            history_width,
+            stats: TickStats::default(),
+            last: TickReport::default(),
+            init_ms: 0.0,
+            setup_ms,
+            map_name: instance.map_name.clone(),
+            starts: instance.starts.clone(),
+            initialized: false,
             world,
             planner,
             config,
-            instance: instance.clone(),
-            trajectory,
-            tick_ms: Vec::with_capacity(config.max_ticks as usize),
-            init_ms: 0.0,
-        }
+        })
     }
 
-    /// Plans every unit before the first tick (timed as the initial planning).
+    // ---- The game's calls: checked now, applied at the next step. ----
+
+    /// Spawns a unit: it enters the map on `spec.cell` at the next step, or
+    /// as soon as that cell is free (state [`UnitState::Waiting`] until
+    /// then). The cells must be on the map and not walls.
+    pub fn spawn(&mut self, spec: UnitSpec) -> Result<UnitId, SimError> {
+        self.require_live()?;
+        self.check_cell("spawn cell", spec.cell)?;
+        self.check_cell("goal", spec.goal)?;
+        if self.ids.live_count() >= self.max_units {
+            return Err(SimError::TooManyUnits {
+                max: self.max_units,
+            });
+        }
+        let id = self.ids.allocate();
+        self.commands.push(Command::Spawn(id, spec));
+        Ok(id)
+    }
+
+    /// Removes a unit at the next step; its id is stale from now on.
+    pub fn despawn(&mut self, id: UnitId) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_unit(id)?;
+        self.ids.release(id);
+        self.commands.push(Command::Despawn(id));
+        Ok(())
+    }
+
+    /// Sends a unit to `goal`, dropping any goals it had queued
+    /// (DetourCrowd's move request).
+    pub fn set_goal(&mut self, id: UnitId, goal: Cell) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_unit(id)?;
+        self.check_cell("goal", goal)?;
+        self.commands.push(Command::SetGoal(id, goal));
+        Ok(())
+    }
+
+    /// Queues `goal` for after the unit's current one (a unit on its goal
+    /// with nothing queued takes it at once): a stream of tasks per unit.
+    pub fn push_goal(&mut self, id: UnitId, goal: Cell) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_unit(id)?;
+        self.check_cell("goal", goal)?;
+        self.commands.push(Command::PushGoal(id, goal));
+        Ok(())
+    }
+
+    /// Stops a unit where it stands and drops its queued goals.
+    pub fn stop(&mut self, id: UnitId) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_unit(id)?;
+        self.commands.push(Command::Stop(id));
+        Ok(())
+    }
+
+    /// Sends `units` to the area around `target`: each gets its own goal,
+    /// the nearest units the cells nearest the target, so they do not all
+    /// fight over one cell. Goals are open cells of the target's region,
+    /// taken in breadth-first order from it.
+    pub fn order_group(&mut self, units: &[UnitId], target: Cell) -> Result<(), SimError> {
+        self.require_live()?;
+        if units.is_empty() {
+            return Err(SimError::EmptyGroup);
+        }
+        self.check_cell("group target", target)?;
+        for &id in units {
+            self.check_unit(id)?;
+        }
+        let grid = &self.world.grid;
+        let goals = super::group::spread_goals(grid, target, units.len());
+        let mut order: Vec<(u32, UnitId)> = units
+            .iter()
+            .map(|&id| {
+                let at = self.position(id).expect("checked above");
+                (grid.grid_distance(at, target), id)
+            })
+            .collect();
+        order.sort_unstable();
+        order.dedup_by_key(|&mut (_, id)| id);
+        let order: Vec<UnitId> = order.into_iter().map(|(_, id)| id).collect();
+        for (k, &id) in order.iter().enumerate() {
+            let goal = goals[k.min(goals.len() - 1)];
+            self.commands.push(Command::SetGoal(id, goal));
+        }
+        Ok(())
+    }
+
+    /// Places a building over `rect` (both corners included) at the next
+    /// step: no unit enters its cells from then on; units inside leave for
+    /// the nearest free cells; plans through it are cut and replanned.
+    pub fn block(&mut self, rect: Rect) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_rect(rect)?;
+        self.commands.push(Command::Block(rect));
+        Ok(())
+    }
+
+    /// Removes one building from `rect` at the next step (cells that are
+    /// walls of the map stay walls).
+    pub fn unblock(&mut self, rect: Rect) -> Result<(), SimError> {
+        self.require_live()?;
+        self.check_rect(rect)?;
+        self.commands.push(Command::Unblock(rect));
+        Ok(())
+    }
+
+    // ---- Reading the world. ----
+
+    /// The cell at column `x`, row `y`, if it is on the map.
+    pub fn cell(&self, x: i64, y: i64) -> Result<Cell, SimError> {
+        let g = &self.world.grid;
+        g.cell_checked(x, y).ok_or(SimError::OffMap {
+            what: "cell",
+            x,
+            y,
+            width: g.width(),
+            height: g.height(),
+        })
+    }
+
+    /// The map as it stands (blocks included).
+    pub fn grid(&self) -> &Grid {
+        &self.world.grid
+    }
+
+    /// The world: map, unit columns, reservation table (read only).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Whether `id` names a living unit.
+    pub fn contains(&self, id: UnitId) -> bool {
+        self.ids.is_live(id)
+    }
+
+    /// Living units, spawned ones not yet on the map included.
+    pub fn unit_count(&self) -> usize {
+        self.ids.live_count()
+    }
+
+    /// Every living unit's id, by slot.
+    pub fn units(&self) -> impl Iterator<Item = UnitId> + '_ {
+        self.ids.iter()
+    }
+
+    /// What a unit is doing.
+    pub fn state(&self, id: UnitId) -> Result<UnitState, SimError> {
+        let i = self.slot_of(id)?;
+        if self.pending_spawn(id).is_some() {
+            return Ok(UnitState::Waiting);
+        }
+        Ok(self.world.agents.state[i])
+    }
+
+    /// The cell a unit stands on (a waiting unit: the cell it will enter on).
+    pub fn position(&self, id: UnitId) -> Result<Cell, SimError> {
+        let i = self.slot_of(id)?;
+        Ok(match self.pending_spawn(id) {
+            Some(s) => s.cell,
+            None => self.world.agents.position[i],
+        })
+    }
+
+    /// A unit's current goal.
+    pub fn goal(&self, id: UnitId) -> Result<Cell, SimError> {
+        let i = self.slot_of(id)?;
+        Ok(match self.pending_spawn(id) {
+            Some(s) => s.goal,
+            None => self.world.agents.goal[i],
+        })
+    }
+
+    /// Writes a unit's whole route into `out`: the cells it has reserved,
+    /// one per tick from now, then the rest of the way to its goal as the
+    /// planner's true distances lead (not reserved; for drawing waypoints).
+    pub fn planned_path(&mut self, id: UnitId, out: &mut Vec<Cell>) -> Result<(), SimError> {
+        let i = self.slot_of(id)?;
+        out.clear();
+        let a = AgentId(i as u32);
+        if self.pending_spawn(id).is_some() || !self.world.agents.on_map(a) {
+            out.push(self.position(id)?);
+            return Ok(());
+        }
+        let now = self.world.now();
+        for t in now..=self.world.agents.plan_end(a).max(now) {
+            out.push(self.world.agents.planned_cell(a, t));
+        }
+        let last = *out.last().expect("a cell at least");
+        self.planner.route(&self.world, a, last, out);
+        Ok(())
+    }
+
+    /// Every unit's cell, by slot (read straight from the column: hand it to
+    /// a renderer). Slots of dead or waiting units hold stale cells; see
+    /// [`Simulation::units`].
+    pub fn positions(&self) -> &[Cell] {
+        &self.world.agents.position
+    }
+
+    /// The events of the last step (and of calls applied since), oldest
+    /// first. Drain them after each step: the next step clears what is
+    /// left. The buffer is reused, so this allocates nothing.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, Event> {
+        self.events.drain(..)
+    }
+
+    /// How many events of each kind so far, in [`EventKind::NAMES`] order.
+    pub fn event_counts(&self) -> [u64; EventKind::NAMES.len()] {
+        self.event_counts
+    }
+
+    /// Ticks executed.
+    pub fn ticks(&self) -> u32 {
+        self.world.now()
+    }
+
+    /// What the last step did.
+    pub fn last_tick(&self) -> TickReport {
+        self.last
+    }
+
+    /// The distribution of step times so far.
+    pub fn tick_stats(&self) -> &TickStats {
+        &self.stats
+    }
+
+    /// The planner's counters.
+    pub fn planner_stats(&self) -> crate::planner::PlannerStats {
+        self.planner.stats()
+    }
+
+    /// The executed positions kept by [`History::Full`], tick-major (empty
+    /// with [`History::Off`]).
+    pub fn trajectory(&self) -> &[Cell] {
+        &self.history
+    }
+
+    /// Validator violations so far, and the first few.
+    pub fn violations(&self) -> (u64, &[Violation]) {
+        self.checker
+            .as_ref()
+            .map_or((0, &[][..]), |c| (c.count, &c.first[..]))
+    }
+
+    // ---- Stepping. ----
+
+    /// Plans every unit before the first tick, at once and unbudgeted (the
+    /// seeds' set-up; timed as the initial planning). A game need not call
+    /// it: without it, units are planned within each tick's budget.
     pub fn initialize(&mut self) {
+        if self.initialized || self.world.now() > 0 {
+            return;
+        }
+        self.initialized = true;
         let t0 = Instant::now();
         self.planner.initialize(&mut self.world);
         self.init_ms = t0.elapsed().as_secs_f64() * 1e3;
     }
 
-    /// One tick: replan the due units (timed), then move every unit.
+    /// Applies the recorded calls now, without stepping: units spawned
+    /// before the first step stand on the map at tick 0.
+    pub fn apply_commands(&mut self) {
+        self.apply_recorded();
+        self.place_waiting();
+        if let Some(c) = &mut self.checker {
+            if self.world.now() == 0 {
+                *c = StepChecker::new(&self.world.grid);
+                c.check(&self.world.grid, 0, on_map(&self.world));
+            }
+        }
+        self.update_units();
+    }
+
+    /// One tick: applies the recorded calls, plans the due units within the
+    /// budget, moves every unit one tick along its plan, updates states and
+    /// events.
     pub fn step(&mut self) {
         crate::profile_zone!("tick");
-        self.plan();
-        self.execute();
+        let started = Instant::now();
+        let before = self.planner.stats();
+        // Events live until the next step: a game that does not drain them
+        // does not make the buffer grow.
+        self.events.clear();
+        self.apply_recorded();
+        self.place_waiting();
+        self.plan_escapes();
+        self.planner.plan_tick(&mut self.world, started);
+        let planned = Instant::now();
+        let moved = self.execute();
+        self.update_units();
+        self.record();
+        self.ids.recycle();
+        let step_ns = started.elapsed().as_nanos() as u64;
+        let budget_ns = self.config.budget.wall_us.map(|us| us * 1000);
+        self.stats.record(step_ns, budget_ns);
+        let after = self.planner.stats();
+        self.last = TickReport {
+            tick: self.world.now(),
+            step_us: step_ns as f64 / 1e3,
+            plan_us: (planned - started).as_secs_f64() * 1e6,
+            searches: after.searches - before.searches,
+            nodes: (after.expanded + after.heuristic_expanded)
+                .saturating_sub(before.expanded + before.heuristic_expanded),
+            carried_over: after.carried_over - before.carried_over,
+            moved,
+        };
+        if let Some(us) = self.config.budget.wall_us {
+            crate::profile_plot!("budget use", step_ns as f64 / (us.max(1) * 1000) as f64);
+        }
         crate::profile_frame!();
     }
 
-    /// The planning half of a tick: replans the due units and records the
-    /// time it took. [`Simulation::execute`] must follow before the next.
-    pub fn plan(&mut self) {
-        let t0 = Instant::now();
-        self.planner.plan_tick(&mut self.world);
-        let ms = t0.elapsed().as_secs_f64() * 1e3;
-        self.tick_ms.push(ms);
-        if let Some(us) = self.config.budget.wall_us {
-            crate::profile_plot!("budget use", ms * 1e3 / us.max(1) as f64);
-        }
-    }
-
-    /// The moving half of a tick: every unit goes to where its plan puts it
-    /// at the next tick, and the tick advances.
-    pub fn execute(&mut self) {
+    /// Every unit on the map goes to where its plan puts it at the next
+    /// tick, and the tick advances. Returns how many changed cell.
+    fn execute(&mut self) -> u32 {
         crate::profile_zone!("execute");
         let world = &mut self.world;
         let next_tick = world.now() + 1;
+        let mut moved = 0;
         for i in 0..world.agents.len() {
             let a = AgentId(i as u32);
-            let next = world.agents.planned_cell(a, next_tick);
-            debug_assert!(world.grid.is_move(world.agents.position[i], next));
-            world.agents.position[i] = next;
-            if next == world.agents.goal[i] && world.agents.first_arrival[i] == u32::MAX {
-                world.agents.first_arrival[i] = next_tick;
-                world.agents.set_flag(a, AgentFlags::ARRIVED, true);
+            if !world.agents.on_map(a) {
+                continue;
             }
+            let next = world.agents.planned_cell(a, next_tick);
+            moved += u32::from(next != world.agents.position[i]);
+            world.agents.position[i] = next;
         }
-        self.trajectory.extend_from_slice(&world.agents.position);
         world.table.advance();
+        moved
     }
 
-    /// Whether every unit that can reach its goal stands on it.
+    /// Records the tick's positions (history, validator).
+    fn record(&mut self) {
+        let world = &self.world;
+        if let Some(c) = &mut self.checker {
+            c.check(&world.grid, world.now(), on_map(world));
+        }
+        if self.config.history == History::Full {
+            let w = self.history_width;
+            self.history.extend_from_slice(&world.agents.position[..w]);
+        }
+    }
+
+    /// Whether every unit on the map that can reach its goal stands on it,
+    /// with nothing queued, and no unit waits to enter.
     pub fn all_home(&self) -> bool {
         let ag = &self.world.agents;
-        (0..ag.len())
-            .all(|i| ag.position[i] == ag.goal[i] || ag.flags[i].has(AgentFlags::UNREACHABLE))
+        self.waiting.is_empty()
+            && (0..ag.len()).all(|i| {
+                let f = ag.flags[i];
+                f.has(AgentFlags::DEAD)
+                    || f.has(AgentFlags::UNREACHABLE)
+                    || (ag.position[i] == ag.goal[i] && ag.goal_queue[i].is_empty())
+            })
     }
 
-    /// Runs to completion and reports.
+    /// Runs a fixed instance to completion (every unit home, or the turn
+    /// limit) and reports.
     pub fn run(&mut self) -> RunSummary {
         self.initialize();
         while self.world.now() < self.config.max_ticks && !self.all_home() {
@@ -136,76 +674,67 @@ impl Simulation {
         self.summary()
     }
 
-    /// The planner's counters.
-    pub fn planner_stats(&self) -> crate::planner::PlannerStats {
-        self.planner.stats()
-    }
-
-    /// The executed positions, tick-major.
-    pub fn trajectory(&self) -> &[Cell] {
-        &self.trajectory
-    }
-
-    /// Ticks executed.
-    pub fn ticks(&self) -> u32 {
-        self.world.now()
-    }
-
-    /// Planning time of each tick so far, ms.
-    pub fn tick_times_ms(&self) -> &[f64] {
-        &self.tick_ms
-    }
-
-    /// Executed trajectories as a plan file.
+    /// The executed trajectories as a plan file (needs [`History::Full`]).
     pub fn plan_file(&self) -> PlanFile {
         let grid = &self.world.grid;
-        let n = self.world.agents.len();
+        let n = self.history_width;
         let xy = |c: Cell| grid.xy(c);
         let steps = if n == 0 {
             Vec::new()
         } else {
-            self.trajectory
+            self.history
                 .chunks(n)
                 .map(|row| row.iter().map(|&c| xy(c)).collect())
                 .collect()
         };
-        let (soc, makespan) = soc_and_makespan(&self.trajectory, &self.world.agents.goal);
+        let (soc, makespan) = self.soc_and_makespan();
         PlanFile {
-            map_file: self.instance.map_name.clone(),
+            map_file: self.map_name.clone(),
             solver: self.planner.name(),
             solved: self.all_home(),
             soc,
             makespan,
-            comp_time_ms: self.init_ms + self.tick_ms.iter().sum::<f64>(),
-            starts: self.instance.starts.iter().map(|&c| xy(c)).collect(),
-            goals: self.instance.goals.iter().map(|&c| xy(c)).collect(),
+            comp_time_ms: self.init_ms + self.stats.total_ms(),
+            starts: self.starts.iter().map(|&c| xy(c)).collect(),
+            goals: self.world.agents.goal[..n].iter().map(|&c| xy(c)).collect(),
             steps,
         }
     }
 
-    /// Ticks whose planning went over the wall-clock budget, and the worst
-    /// excess in ms.
-    fn overruns(&self) -> (usize, f64) {
-        let Some(us) = self.config.budget.wall_us else {
-            return (0, 0.0);
-        };
-        let budget_ms = us as f64 / 1e3;
-        let over: Vec<f64> = self
-            .tick_ms
-            .iter()
-            .map(|&t| t - budget_ms)
-            .filter(|&d| d > 0.0)
-            .collect();
-        (over.len(), over.iter().copied().fold(0.0, f64::max))
+    /// Sum over units on the map of the tick from which each has stood on
+    /// its goal (the current tick for units elsewhere), and the largest.
+    fn soc_and_makespan(&self) -> (u64, u64) {
+        let ag = &self.world.agents;
+        let now = self.world.now() as u64;
+        let mut soc = 0;
+        let mut makespan = 0;
+        for i in 0..ag.len() {
+            if !ag.on_map(AgentId(i as u32)) {
+                continue;
+            }
+            let cost = if ag.settled_at[i] == u32::MAX {
+                now
+            } else {
+                ag.settled_at[i] as u64
+            };
+            soc += cost;
+            makespan = makespan.max(cost);
+        }
+        (soc, makespan)
     }
 
     /// The run's measures so far.
     pub fn summary(&self) -> RunSummary {
         let ag = &self.world.agents;
         let grid = &self.world.grid;
-        let n = ag.len();
-        let reached: Vec<usize> = (0..n)
-            .filter(|&i| ag.first_arrival[i] <= self.config.max_ticks)
+        let live: Vec<usize> = (0..ag.len())
+            .filter(|&i| !ag.flags[i].has(AgentFlags::DEAD))
+            .collect();
+        let n = live.len();
+        let reached: Vec<usize> = live
+            .iter()
+            .copied()
+            .filter(|&i| ag.first_arrival[i] <= self.world.now())
             .collect();
         let mut astar = SpatialAStar::new(grid);
         let mut path = Vec::new();
@@ -231,10 +760,10 @@ impl Simulation {
             }
         };
         let path_sum: u64 = reached.iter().map(|&i| ag.first_arrival[i] as u64).sum();
-        let plan = self.plan_file();
-        let report = validate_steps(grid, &plan.steps, &plan.starts);
+        let (soc, makespan) = self.soc_and_makespan();
         let stats = self.planner.stats();
-        let plan_total: f64 = self.tick_ms.iter().sum();
+        let (overruns, worst) = self.stats.overruns();
+        let w = self.history_width;
         RunSummary {
             planner: self.planner.name(),
             agents: n,
@@ -244,33 +773,35 @@ impl Simulation {
             } else {
                 reached.len() as f64 / n as f64
             },
-            at_goal_at_end: (0..n).filter(|&i| ag.position[i] == ag.goal[i]).count(),
-            soc: plan.soc,
-            makespan: plan.makespan,
+            at_goal_at_end: live
+                .iter()
+                .filter(|&&i| ag.position[i] == ag.goal[i])
+                .count(),
+            soc,
+            makespan,
             mean_path_len: mean(path_sum),
             lower_bound_path_len: mean(lower),
-            cycles_per_agent: if n == 0 {
+            cycles_per_agent: if w == 0 || self.history.is_empty() {
                 0.0
             } else {
-                count_cycles(grid, &self.trajectory, n) as f64 / n as f64
+                count_cycles(grid, &self.history, w) as f64 / w as f64
             },
-            collisions: report.violations.len(),
-            unreachable: (0..n)
-                .filter(|&i| ag.flags[i].has(AgentFlags::UNREACHABLE))
+            collisions: self.violations().0 as usize,
+            unreachable: live
+                .iter()
+                .filter(|&&i| ag.flags[i].has(AgentFlags::UNREACHABLE))
                 .count(),
             ticks: self.ticks(),
             threads: self.planner.threads(),
             init_ms: self.init_ms,
-            plan_ms_total: plan_total,
-            tick_ms_mean: if self.tick_ms.is_empty() {
-                0.0
-            } else {
-                plan_total / self.tick_ms.len() as f64
-            },
-            tick_ms_p99: percentile(&self.tick_ms, 99.0),
-            tick_ms_max: self.tick_ms.iter().copied().fold(0.0, f64::max),
-            budget_overruns: self.overruns().0,
-            worst_overrun_ms: self.overruns().1,
+            setup_ms: self.setup_ms,
+            plan_ms_total: self.stats.total_ms(),
+            tick_ms_mean: self.stats.mean_ms(),
+            tick_ms_p99: self.stats.percentile_ms(99.0),
+            tick_ms_p999: self.stats.percentile_ms(99.9),
+            tick_ms_max: self.stats.max_ms(),
+            budget_overruns: overruns as usize,
+            worst_overrun_ms: worst,
             carried_over: stats.carried_over,
             commit_conflicts: stats.commit_conflicts,
             peak_memory_mb: super::metrics::peak_memory_mb(),
@@ -284,6 +815,100 @@ impl Simulation {
             promotions: stats.promotions,
             promotions_kept: stats.promotions_kept,
             promotions_rolled_back: stats.promotions_rolled_back,
+            events: EventKind::NAMES
+                .iter()
+                .zip(self.event_counts)
+                .map(|(&k, n)| (k.to_string(), n))
+                .collect(),
+            states: state_counts(ag),
         }
     }
+
+    // ---- Checks of the calls' inputs. ----
+
+    fn require_live(&self) -> Result<(), SimError> {
+        if self.planner.is_live() {
+            Ok(())
+        } else {
+            Err(SimError::NotLive {
+                planner: self.planner.name(),
+            })
+        }
+    }
+
+    fn check_unit(&self, id: UnitId) -> Result<(), SimError> {
+        self.slot_of(id).map(|_| ())
+    }
+
+    fn slot_of(&self, id: UnitId) -> Result<usize, SimError> {
+        if self.ids.is_live(id) {
+            Ok(id.slot() as usize)
+        } else {
+            Err(SimError::StaleUnit(id))
+        }
+    }
+
+    fn check_cell(&self, what: &'static str, c: Cell) -> Result<(), SimError> {
+        let g = &self.world.grid;
+        if c.index() >= g.cell_count() {
+            return Err(SimError::OffMap {
+                what,
+                x: (c.0 % g.width().max(1)) as i64,
+                y: (c.0 / g.width().max(1)) as i64,
+                width: g.width(),
+                height: g.height(),
+            });
+        }
+        if !g.is_open_terrain(c) {
+            let (x, y) = g.xy(c);
+            return Err(SimError::Wall { what, x, y });
+        }
+        Ok(())
+    }
+
+    fn check_rect(&self, r: Rect) -> Result<(), SimError> {
+        let g = &self.world.grid;
+        if r.x0 > r.x1 || r.y0 > r.y1 || !g.contains_rect(&r) {
+            return Err(SimError::OffMap {
+                what: "rectangle corner",
+                x: r.x1 as i64,
+                y: r.y1 as i64,
+                width: g.width(),
+                height: g.height(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The spec of a spawn recorded but not applied yet.
+    fn pending_spawn(&self, id: UnitId) -> Option<UnitSpec> {
+        self.commands.iter().find_map(|c| match c {
+            Command::Spawn(i, s) if *i == id => Some(*s),
+            _ => None,
+        })
+    }
+}
+
+/// Every unit on the map as (slot, cell).
+fn on_map(world: &World) -> impl Iterator<Item = (u32, Cell)> + '_ {
+    let ag = &world.agents;
+    (0..ag.len() as u32)
+        .filter(|&s| ag.on_map(AgentId(s)))
+        .map(|s| (s, ag.position[s as usize]))
+}
+
+/// How many living units are in each state.
+fn state_counts(ag: &crate::agents::Agents) -> std::collections::BTreeMap<String, u64> {
+    let names = ["moving", "arrived", "waiting", "stuck", "unreachable"];
+    let mut counts = [0u64; 5];
+    for i in 0..ag.len() {
+        if !ag.flags[i].has(AgentFlags::DEAD) {
+            counts[ag.state[i] as usize] += 1;
+        }
+    }
+    names
+        .iter()
+        .zip(counts)
+        .map(|(&k, n)| (k.to_string(), n))
+        .collect()
 }

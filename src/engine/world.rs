@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::agents::{AgentFlags, AgentId, Agents};
+use crate::agents::{AgentFlags, AgentId, Agents, UnitState};
 use crate::map::{Cell, Grid, Instance};
 use crate::reservation::ReservationTable;
+
+use super::SimError;
 
 /// Map, unit columns and reservation table of one simulation.
 pub struct World {
@@ -17,18 +19,25 @@ pub struct World {
 }
 
 impl World {
-    /// A world with every unit on its start, holding it from tick 0.
-    /// `horizon` is how many ticks ahead plans may reserve; `plan_capacity`
-    /// the longest plan a unit keeps.
-    pub fn new(instance: &Instance, horizon: u32, plan_capacity: usize) -> Self {
+    /// A world with every unit of `instance` on its start, holding it from
+    /// tick 0. `horizon` is how many ticks ahead plans may reserve,
+    /// `plan_capacity` the longest plan a unit keeps, `max_units` how many
+    /// units may live at once (the reservation table is sized for them).
+    pub fn new(
+        instance: &Instance,
+        horizon: u32,
+        plan_capacity: usize,
+        max_units: usize,
+    ) -> Result<Self, SimError> {
         let grid = instance.grid.clone();
+        check_instance(&grid, instance)?;
         let mut agents = Agents::new(&instance.starts, &instance.goals, plan_capacity);
         let table = ReservationTable::for_map(
             grid.cell_count() as u32,
             grid.width(),
             horizon,
             // Each unit's cell per tick, plus slots left by replans.
-            instance.len() * 2,
+            max_units.max(instance.len()) * 2,
         );
         for a in agents.ids().collect::<Vec<_>>() {
             let s = agents.start[a.index()];
@@ -36,17 +45,52 @@ impl World {
             table.set_hold(s, 0, a).expect("starts are distinct");
             if !grid.reachable(s, agents.goal[a.index()]) {
                 agents.set_flag(a, AgentFlags::UNREACHABLE, true);
+                agents.state[a.index()] = UnitState::Unreachable;
             }
             if s == agents.goal[a.index()] {
                 agents.first_arrival[a.index()] = 0;
                 agents.set_flag(a, AgentFlags::ARRIVED, true);
             }
         }
-        World {
+        Ok(World {
             grid,
             agents,
             table,
+        })
+    }
+
+    /// Puts the unplaced unit `a` on its cell if nobody holds or has
+    /// reserved that cell from now on and it is open; returns whether it did.
+    pub fn try_place(&mut self, a: AgentId) -> bool {
+        let i = a.index();
+        let c = self.agents.position[i];
+        let now = self.now();
+        if !self.grid.is_passable(c) || !self.table.free_from(c, now, a) {
+            return false;
         }
+        let claimed = self.table.claim(c, now, a, self.agents.priority[i]);
+        let held = self.table.set_hold(c, now, a);
+        debug_assert!(
+            claimed.is_ok() && held.is_ok(),
+            "the cell was free from now on"
+        );
+        self.agents.set_plan(a, now, &[c]);
+        self.agents.set_flag(a, AgentFlags::UNPLACED, false);
+        self.agents.next_replan[i] = now;
+        true
+    }
+
+    /// Takes unit `a` off the map: every reservation it has from the
+    /// current tick on, and its hold, are dropped.
+    pub fn remove(&mut self, a: AgentId) {
+        if self.agents.on_map(a) {
+            let now = self.now();
+            self.release_plan(a);
+            let here = self.agents.planned_cell(a, now);
+            self.table.release(here, now, a);
+        }
+        self.agents.flags[a.index()] = AgentFlags(AgentFlags::DEAD);
+        self.agents.goal_queue[a.index()].clear();
     }
 
     /// The current tick.
@@ -206,4 +250,55 @@ impl World {
         self.agents.set_plan(a, now, path);
         true
     }
+}
+
+/// Checks that every unit of `instance` starts and ends on an open cell of
+/// the map and that no two start on one cell.
+fn check_instance(grid: &Grid, instance: &Instance) -> Result<(), SimError> {
+    if instance.starts.len() != instance.goals.len() {
+        return Err(SimError::BadInstance {
+            unit: instance.starts.len().min(instance.goals.len()),
+            reason: format!(
+                "{} starts but {} goals",
+                instance.starts.len(),
+                instance.goals.len()
+            ),
+        });
+    }
+    let n = grid.cell_count();
+    let mut taken = vec![u32::MAX; n];
+    for (u, (&s, &g)) in instance.starts.iter().zip(&instance.goals).enumerate() {
+        for (what, c) in [("start", s), ("goal", g)] {
+            if c.index() >= n {
+                return Err(SimError::BadInstance {
+                    unit: u,
+                    reason: format!(
+                        "{what} cell {} is outside the {}×{} map",
+                        c.0,
+                        grid.width(),
+                        grid.height()
+                    ),
+                });
+            }
+            if !grid.is_passable(c) {
+                let (x, y) = grid.xy(c);
+                return Err(SimError::BadInstance {
+                    unit: u,
+                    reason: format!("{what} ({x}, {y}) is not an open cell"),
+                });
+            }
+        }
+        if taken[s.index()] != u32::MAX {
+            let (x, y) = grid.xy(s);
+            return Err(SimError::BadInstance {
+                unit: u,
+                reason: format!(
+                    "starts on ({x}, {y}), where unit {} starts too",
+                    taken[s.index()]
+                ),
+            });
+        }
+        taken[s.index()] = u as u32;
+    }
+    Ok(())
 }

@@ -18,7 +18,9 @@ pub use cooperative::CooperativeAStar;
 pub use lra::LocalRepairAStar;
 pub use whca::WindowedHca;
 
+use crate::agents::AgentId;
 use crate::engine::{SimConfig, World};
+use crate::map::Cell;
 
 /// Counters a planner keeps for the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,13 +58,38 @@ pub trait Planner: Send {
     fn name(&self) -> String;
     /// Plans every unit before the first tick.
     fn initialize(&mut self, world: &mut World);
-    /// Replans the units due at the current tick, before the units move.
-    fn plan_tick(&mut self, world: &mut World);
+    /// Replans the units due at the current tick, before the units move;
+    /// `started` is when the tick began (the budget counts from there).
+    fn plan_tick(&mut self, world: &mut World, started: std::time::Instant);
     /// Counters so far.
     fn stats(&self) -> PlannerStats;
     /// Worker threads it searches on.
     fn threads(&self) -> usize {
         1
+    }
+    /// Whether it plans a live world: units spawned and despawned, goals
+    /// changed and the map edited while it runs. Planners that plan a
+    /// fixed instance once say no, and the simulation refuses such calls.
+    fn is_live(&self) -> bool {
+        false
+    }
+    /// Unit `a` (a new slot or a reused one) entered the world.
+    fn unit_added(&mut self, _world: &World, _a: AgentId) {}
+    /// Unit `a` left the world.
+    fn unit_removed(&mut self, _a: AgentId) {}
+    /// Unit `a`'s goal changed.
+    fn goal_changed(&mut self, _world: &World, _a: AgentId) {}
+    /// Cells became impassable (`closed`) or passable (`opened`): every
+    /// cached distance must stay a lower bound, and plans are replanned.
+    fn map_changed(&mut self, _world: &World, _closed: &[Cell], _opened: &[Cell]) {}
+    /// Appends to `out` the rest of unit `a`'s way from `from` to its goal,
+    /// as its distances lead (not reserved): for drawing waypoints.
+    fn route(&mut self, _world: &World, _a: AgentId, _from: Cell, _out: &mut Vec<Cell>) {}
+    /// Whether it records each unit's progress (the `best_distance` and
+    /// `progress_tick` columns); otherwise the simulation does, by grid
+    /// distance.
+    fn tracks_progress(&self) -> bool {
+        false
     }
 }
 
@@ -145,17 +172,24 @@ impl PlannerKind {
         }
     }
 
-    /// Builds the planner for `world` with the run's settings.
-    pub fn build(self, world: &World, config: &SimConfig) -> Box<dyn Planner> {
+    /// Builds the planner for `world` with the run's settings, searching on
+    /// `pool` if given (else on a pool of `config.threads` of its own).
+    pub fn build(
+        self,
+        world: &World,
+        config: &SimConfig,
+        pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+    ) -> Box<dyn Planner> {
         match self {
             Self::Lra => Box::new(LocalRepairAStar::new(world, config.seed)),
             Self::Ca => Box::new(CooperativeAStar::new(world, false, config.max_ticks)),
             Self::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
-            Self::Whca { window } => Box::new(WindowedHca::new(
+            Self::Whca { window } => Box::new(WindowedHca::new_in(
                 world,
                 window,
                 config.threads,
                 config.budget,
+                pool,
             )),
             Self::Co {
                 window,

@@ -24,11 +24,11 @@ use parking_lot::Mutex;
 
 use crate::agents::{AgentFlags, AgentId};
 use crate::distance::{
-    reserve_unit_searches, unit_heuristics_in, Heuristic, ReverseResumableAStar, UnitOracle,
-    UNREACHABLE,
+    dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
+    ReverseResumableAStar, UnitOracle, UNREACHABLE,
 };
 use crate::engine::{Budget, Scheduler, World};
-use crate::map::Cell;
+use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
@@ -95,9 +95,17 @@ pub struct WindowedHca {
     /// Per unit (shared with the thread that starts the units' searches
     /// during the initial planning).
     heuristics: Arc<Vec<Mutex<Heuristic>>>,
-    /// The units' RRA* memory, reserved when the planner is built and taken
-    /// by the initial planning.
-    reserved: Vec<Option<ReverseResumableAStar>>,
+    /// The landmark table of a map too large for a dense search per unit:
+    /// units given goals later read it too. Built on the map as it was at
+    /// the start, without blocks, so its bounds stay admissible whatever
+    /// is built or destroyed later.
+    landmarks: Option<Arc<Landmarks>>,
+    /// How many units may have a dense RRA* (one word per cell), and how
+    /// many have one.
+    dense_budget: usize,
+    dense_in_use: usize,
+    /// Units alive: batch sizes follow it.
+    live_units: usize,
     shared_tables: usize,
     scheduler: Scheduler,
     budget: Budget,
@@ -157,31 +165,71 @@ impl WindowedHca {
     /// A planner with window `window` (at least 2), searching on `threads`
     /// workers (0: all cores) within `budget` per tick.
     pub fn new(world: &World, window: u32, threads: usize, budget: Budget) -> Self {
+        Self::new_in(world, window, threads, budget, None)
+    }
+
+    /// [`WindowedHca::new`] on the given worker pool (its thread count
+    /// then replaces `threads`). The units' true-distance heuristics are
+    /// readied here (shared tables and landmarks built, each unit's own
+    /// search assigned), so planning can start at any tick.
+    pub fn new_in(
+        world: &World,
+        window: u32,
+        threads: usize,
+        budget: Budget,
+        pool: Option<Arc<rayon::ThreadPool>>,
+    ) -> Self {
         let window = window.max(2);
-        let mut scheduler = Scheduler::new(threads, window as usize + 1, search_nodes(window));
+        let max_nodes = search_nodes(window);
+        let mut scheduler = match pool {
+            Some(pool) => Scheduler::with_pool(pool, window as usize + 1, max_nodes),
+            None => Scheduler::new(threads, window as usize + 1, max_nodes),
+        };
         scheduler.set_min_parallel(MIN_POOL_BATCH);
-        let batch_size = batch_size(world.agents.len());
-        scheduler.prepare(&world.grid, window, batch_size);
-        let mut promoted_search =
-            crate::search::SpaceTimeAStar::with_capacity(search_nodes(window));
+        let units = world.agents.len();
+        scheduler.prepare(&world.grid, window, MAX_BATCH);
+        let mut promoted_search = crate::search::SpaceTimeAStar::with_capacity(max_nodes);
         promoted_search.prepare(&world.grid, window);
+        let grid = &world.grid;
+        let mut reserved = reserve_unit_searches(grid, &world.agents.goal, SHARE_FROM);
+        let mut heuristics = Vec::with_capacity(units);
+        let shared_tables = unit_heuristics_in(
+            grid,
+            &world.agents.start,
+            &world.agents.goal,
+            SHARE_FROM,
+            &mut reserved,
+            Some(INITIAL_WIDEN),
+            &mut heuristics,
+        );
+        let landmarks = heuristics.iter().find_map(|h| match &*h.lock() {
+            Heuristic::Landmarks { table, .. } => Some(table.clone()),
+            _ => None,
+        });
+        let dense_in_use = heuristics
+            .iter()
+            .filter(|h| matches!(&*h.lock(), Heuristic::Rra(r) if r.is_dense()))
+            .count();
         WindowedHca {
             window,
-            heuristics: Arc::new(Vec::with_capacity(world.agents.len())),
-            reserved: reserve_unit_searches(&world.grid, &world.agents.goal, SHARE_FROM),
-            shared_tables: 0,
+            heuristics: Arc::new(heuristics),
+            landmarks,
+            dense_budget: dense_maps_that_fit(grid.cell_count()),
+            dense_in_use,
+            live_units: units,
+            shared_tables,
             scheduler,
             budget,
-            batch_size,
-            due: Vec::with_capacity(world.agents.len()),
-            fresh: Vec::with_capacity(world.agents.len()),
-            skipped: Vec::with_capacity(world.agents.len()),
-            rest: Vec::with_capacity(world.agents.len()),
-            retry: Vec::with_capacity(world.agents.len()),
+            batch_size: batch_size(units),
+            due: Vec::with_capacity(units),
+            fresh: Vec::with_capacity(units),
+            skipped: Vec::with_capacity(units),
+            rest: Vec::with_capacity(units),
+            retry: Vec::with_capacity(units),
             old: Vec::with_capacity(window as usize + 1),
             touched: vec![0; world.grid.cell_count()],
             batch_stamp: 0,
-            stalled: vec![0; world.agents.len()],
+            stalled: vec![0; units],
             promotion: Promotion {
                 search: promoted_search,
                 paths: (0..=PUSH_DEPTH)
@@ -197,6 +245,40 @@ impl WindowedHca {
                 expanded: 0,
             },
             stats: PlannerStats::default(),
+        }
+    }
+
+    /// A fresh heuristic towards `goal` for a unit at `origin`, reusing
+    /// `old`'s memory when it is a search of the unit's own: landmarks where
+    /// the map has them, else the unit's own RRA* (one word per cell while
+    /// such maps fit the memory budget, a hash map of the cells it touches
+    /// beyond).
+    fn fresh_heuristic(
+        &mut self,
+        grid: &Grid,
+        goal: Cell,
+        origin: Cell,
+        old: Option<Heuristic>,
+    ) -> Heuristic {
+        match old {
+            Some(Heuristic::Rra(mut r)) => {
+                r.assign(goal, origin, 0);
+                Heuristic::Rra(r)
+            }
+            _ => {
+                if let Some(table) = &self.landmarks {
+                    return Heuristic::Landmarks {
+                        table: table.clone(),
+                        goal,
+                        goal_row: table.row(goal).into(),
+                    };
+                }
+                let dense = self.dense_in_use < self.dense_budget;
+                self.dense_in_use += usize::from(dense);
+                let mut r = ReverseResumableAStar::reserve(grid, dense);
+                r.assign(goal, origin, 0);
+                Heuristic::Rra(r)
+            }
         }
     }
 
@@ -419,6 +501,12 @@ impl WindowedHca {
         let progressed = {
             let mut h = self.heuristics[i].lock();
             h.ensure_started(&world.grid);
+            // The unit's progress, for its state (stuck or not).
+            let d = h.distance(&world.grid, world.agents.position[i]);
+            if d < world.agents.best_distance[i] {
+                world.agents.best_distance[i] = d;
+                world.agents.progress_tick[i] = world.now();
+            }
             if !h.is_exact() {
                 return false;
             }
@@ -499,7 +587,9 @@ impl WindowedHca {
             let flags = &world.agents.flags;
             let involved = &p.involved;
             let may_override = |b: AgentId| {
-                !flags[b.index()].has(AgentFlags::UNREACHABLE) && !involved.contains(&b)
+                !flags[b.index()].has(AgentFlags::UNREACHABLE)
+                    && !flags[b.index()].any(AgentFlags::INACTIVE)
+                    && !involved.contains(&b)
             };
             let query = SpaceTimeQuery {
                 agent: u,
@@ -588,6 +678,7 @@ impl WindowedHca {
                 (all || ag.next_replan[a.index()] <= now)
                     && !f.has(AgentFlags::UNREACHABLE)
                     && !f.has(AgentFlags::QUEUED)
+                    && !f.any(AgentFlags::INACTIVE)
             }));
         rotate_order(&mut self.fresh, ag, now);
         for &a in &self.fresh {
@@ -604,15 +695,6 @@ impl Planner for WindowedHca {
 
     fn initialize(&mut self, world: &mut World) {
         let grid = world.grid.clone();
-        self.shared_tables = unit_heuristics_in(
-            &grid,
-            &world.agents.start,
-            &world.agents.goal,
-            SHARE_FROM,
-            &mut self.reserved,
-            Some(INITIAL_WIDEN),
-            Arc::get_mut(&mut self.heuristics).expect("no search starter running"),
-        );
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();
@@ -648,9 +730,13 @@ impl Planner for WindowedHca {
         self.due = due;
     }
 
-    fn plan_tick(&mut self, world: &mut World) {
+    fn plan_tick(&mut self, world: &mut World, started: Instant) {
         crate::profile_zone!("schedule");
-        let started = Instant::now();
+        // Units despawned, or gone inside a block, since they became due.
+        let flags = &world.agents.flags;
+        self.due
+            .retain(|a| !flags[a.index()].any(AgentFlags::INACTIVE));
+        self.batch_size = batch_size(self.live_units);
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
         let budget = self.budget;
@@ -685,6 +771,145 @@ impl Planner for WindowedHca {
 
     fn threads(&self) -> usize {
         self.scheduler.threads()
+    }
+    fn is_live(&self) -> bool {
+        true
+    }
+
+    fn tracks_progress(&self) -> bool {
+        true
+    }
+
+    fn unit_added(&mut self, world: &World, a: AgentId) {
+        let i = a.index();
+        let ag = &world.agents;
+        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+        let old = (i < heuristics.len()).then(|| {
+            std::mem::replace(
+                heuristics[i].get_mut(),
+                Heuristic::Shared(Arc::from(Vec::new())),
+            )
+        });
+        let h = self.fresh_heuristic(&world.grid, ag.goal[i], ag.position[i], old);
+        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+        if i < heuristics.len() {
+            *heuristics[i].get_mut() = h;
+            self.stalled[i] = 0;
+        } else {
+            debug_assert_eq!(i, heuristics.len(), "slots are added in order");
+            heuristics.push(Mutex::new(h));
+            self.stalled.push(0);
+        }
+        self.live_units += 1;
+    }
+
+    fn unit_removed(&mut self, _a: AgentId) {
+        self.live_units = self.live_units.saturating_sub(1);
+    }
+
+    fn goal_changed(&mut self, world: &World, a: AgentId) {
+        let i = a.index();
+        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+        let old = std::mem::replace(
+            heuristics[i].get_mut(),
+            Heuristic::Shared(Arc::from(Vec::new())),
+        );
+        let h = self.fresh_heuristic(
+            &world.grid,
+            world.agents.goal[i],
+            world.agents.position[i],
+            Some(old),
+        );
+        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+        *heuristics[i].get_mut() = h;
+        self.stalled[i] = 0;
+    }
+
+    fn map_changed(&mut self, world: &World, closed: &[Cell], opened: &[Cell]) {
+        // Distances that may now be wrong: a closed cell an exact table has
+        // measured (its distances behind it may have grown: still lower
+        // bounds, but no longer exact), or an opened cell next to a measured
+        // one (distances may have shrunk: they could overestimate). Landmark
+        // bounds come from the map without any block, which every edit
+        // keeps admissible.
+        let grid = &world.grid;
+        let mut border: Vec<Cell> = Vec::new();
+        let mut buf = [Cell(0); 8];
+        for &c in opened {
+            let n = grid.neighbors(c, &mut buf);
+            border.extend(buf[..n].iter().filter(|nb| !opened.contains(nb)));
+        }
+        let stale = |h: &Heuristic| match h {
+            Heuristic::Rra(_) | Heuristic::Shared(_) => {
+                closed
+                    .iter()
+                    .any(|&c| h.known(grid, c).is_some_and(|d| d != UNREACHABLE))
+                    || border
+                        .iter()
+                        .any(|&c| h.known(grid, c).is_some_and(|d| d != UNREACHABLE))
+            }
+            Heuristic::Landmarks { .. } => false,
+        };
+        for i in 0..world.agents.len() {
+            let a = AgentId(i as u32);
+            if world.agents.flags[i].has(AgentFlags::DEAD) {
+                continue;
+            }
+            let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+            if !stale(heuristics[i].get_mut()) {
+                continue;
+            }
+            let old = std::mem::replace(
+                heuristics[i].get_mut(),
+                Heuristic::Shared(Arc::from(Vec::new())),
+            );
+            let h = self.fresh_heuristic(
+                grid,
+                world.agents.goal[i],
+                world.agents.position[i],
+                Some(old),
+            );
+            let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+            *heuristics[i].get_mut() = h;
+            self.stats.heuristic_restarts += 1;
+            let _ = a;
+        }
+    }
+
+    fn route(&mut self, world: &World, a: AgentId, from: Cell, out: &mut Vec<Cell>) {
+        let grid = &world.grid;
+        let goal = world.agents.goal[a.index()];
+        let mut h = self.heuristics[a.index()].lock();
+        h.ensure_started(grid);
+        if h.is_exact() {
+            // Down the true-distance gradient, one cell a step.
+            let mut cur = from;
+            let mut d = h.distance(grid, cur);
+            let mut buf = [Cell(0); 8];
+            while d != 0 && d != UNREACHABLE && out.len() <= grid.cell_count() {
+                let n = grid.neighbors(cur, &mut buf);
+                let Some(&next) = buf[..n].iter().find(|&&c| h.distance(grid, c) < d) else {
+                    break;
+                };
+                out.push(next);
+                cur = next;
+                d = h.distance(grid, next);
+            }
+            return;
+        }
+        drop(h);
+        let mut astar = crate::search::SpatialAStar::new(grid);
+        let mut path = Vec::new();
+        if astar.search(
+            grid,
+            from,
+            goal,
+            |_| false,
+            |c| grid.grid_distance(c, goal),
+            &mut path,
+        ) {
+            out.extend_from_slice(&path[1..]);
+        }
     }
 }
 

@@ -5,6 +5,10 @@
 //! one legal move apart (or equal); no two units on one cell in a tick; no two
 //! units swapping cells; no two diagonal moves through the same 2×2 square.
 
+mod step_check;
+
+pub use step_check::StepChecker;
+
 use std::fmt;
 
 use rustc_hash::FxHashMap;

@@ -1,0 +1,93 @@
+//! Leaving a building placed on top of a unit. The planner only plans units
+//! on open cells, so a unit inside a new block gets its escape from here: a
+//! breadth-first search over space and time, through the blocked cells and
+//! out to the nearest open cell it can hold for good, against the
+//! reservation table like any other plan. A unit that finds no way out this
+//! tick waits where it is (no one else may enter a block) and tries again
+//! on the next.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::agents::AgentId;
+use crate::map::{Cell, Grid, MOVE_OFFSETS};
+
+use super::World;
+
+/// Most ticks an escape plan may take (also bounded by the table's horizon).
+const MAX_ESCAPE_TICKS: u32 = 48;
+
+/// Scratch of the escape searches, reused across ticks.
+#[derive(Default)]
+pub struct Escapes {
+    open: VecDeque<(Cell, u32)>,
+    parent: FxHashMap<(u32, u32), u32>,
+    path: Vec<Cell>,
+}
+
+impl Escapes {
+    /// Plans unit `a`'s way out of the blocked cells it stands in, and
+    /// commits it if found. Returns whether it found one.
+    pub fn plan(&mut self, world: &mut World, a: AgentId) -> bool {
+        let now = world.now();
+        let start = world.agents.position[a.index()];
+        let grid = &world.grid;
+        let table = &world.table;
+        let depth_limit = MAX_ESCAPE_TICKS.min(table.horizon().saturating_sub(2));
+        self.open.clear();
+        self.parent.clear();
+        self.open.push_back((start, 0));
+        self.parent.insert((start.0, 0), u32::MAX);
+        let mut exit = None;
+        while let Some((c, d)) = self.open.pop_front() {
+            if grid.is_passable(c) && table.free_from(c, now + d, a) {
+                exit = Some((c, d));
+                break;
+            }
+            if d >= depth_limit {
+                continue;
+            }
+            let t = now + d;
+            for n in escape_steps(grid, c) {
+                if self.parent.contains_key(&(n.0, d + 1)) {
+                    continue;
+                }
+                if table.move_is_free(grid, a, c, n, t) {
+                    self.parent.insert((n.0, d + 1), c.0);
+                    self.open.push_back((n, d + 1));
+                }
+            }
+        }
+        let Some((mut c, mut d)) = exit else {
+            return false;
+        };
+        self.path.clear();
+        loop {
+            self.path.push(c);
+            let p = self.parent[&(c.0, d)];
+            if p == u32::MAX {
+                break;
+            }
+            c = Cell(p);
+            d -= 1;
+        }
+        self.path.reverse();
+        world.release_plan(a);
+        world.commit_plan(a, now, &self.path);
+        true
+    }
+}
+
+/// The cells a unit leaving a block may step to from `c`: waiting, and the
+/// cardinal neighbours (legal in either connectivity) that are open or,
+/// while it is still inside, blocked. Never a wall of the map, and never
+/// back into a block once out.
+fn escape_steps(grid: &Grid, c: Cell) -> impl Iterator<Item = Cell> + '_ {
+    let (x, y) = grid.xy(c);
+    let inside = grid.is_blocked(c);
+    std::iter::once(c).chain(MOVE_OFFSETS[..4].iter().filter_map(move |&(dx, dy)| {
+        let n = grid.cell_checked(x as i64 + dx as i64, y as i64 + dy as i64)?;
+        (grid.is_passable(n) || (inside && grid.is_blocked(n))).then_some(n)
+    }))
+}

@@ -1,0 +1,317 @@
+//! Applying the game's recorded calls at the start of a step, and the
+//! per-tick upkeep of the live world: spawned units entering the map,
+//! units leaving blocks, arrivals, goal queues, states and their events.
+
+use std::sync::Arc;
+
+use crate::agents::{AgentFlags, AgentId, UnitId, UnitState};
+use crate::map::{Cell, Rect};
+
+use super::events::{Event, EventKind};
+use super::simulation::{Command, Simulation, UnitSpec};
+
+impl Simulation {
+    /// Applies every call recorded since the last step, in call order.
+    pub(super) fn apply_recorded(&mut self) {
+        if self.commands.is_empty() {
+            return;
+        }
+        crate::profile_zone!("commands");
+        std::mem::swap(&mut self.commands, &mut self.applying);
+        let mut cmds = std::mem::take(&mut self.applying);
+        for cmd in cmds.drain(..) {
+            match cmd {
+                Command::Spawn(id, spec) => self.apply_spawn(id, spec),
+                Command::Despawn(id) => self.apply_despawn(id),
+                Command::SetGoal(id, goal) => {
+                    self.world.agents.goal_queue[id.slot() as usize].clear();
+                    self.change_goal(id.agent(), goal);
+                }
+                Command::PushGoal(id, goal) => {
+                    self.world.agents.goal_queue[id.slot() as usize].push_back(goal)
+                }
+                Command::Stop(id) => {
+                    let a = id.agent();
+                    self.world.agents.goal_queue[a.index()].clear();
+                    let here = self.world.agents.position[a.index()];
+                    self.change_goal(a, here);
+                }
+                Command::Block(rect) => self.apply_block(rect),
+                Command::Unblock(rect) => self.apply_unblock(rect),
+            }
+        }
+        self.applying = cmds;
+    }
+
+    fn emit(&mut self, unit: UnitId, kind: EventKind) {
+        self.event_counts[kind.ordinal()] += 1;
+        self.events.push(Event {
+            tick: self.world.now(),
+            unit,
+            kind,
+        });
+    }
+
+    /// The id of the unit in slot `a` (also while its despawn waits to be
+    /// applied).
+    fn id(&self, a: AgentId) -> UnitId {
+        self.unit_ids[a.index()]
+    }
+
+    fn apply_spawn(&mut self, id: UnitId, spec: UnitSpec) {
+        let a = id.agent();
+        let agents = &mut self.world.agents;
+        if a.index() == agents.len() {
+            agents.push_slot(spec.cell, spec.goal, spec.priority);
+            self.unit_ids.push(id);
+        } else {
+            agents.reuse_slot(a, spec.cell, spec.goal, spec.priority);
+            self.unit_ids[a.index()] = id;
+        }
+        self.planner.unit_added(&self.world, a);
+        self.update_reachability(a);
+        if self.world.try_place(a) {
+            self.emit(id, EventKind::Spawned(spec.cell));
+        } else {
+            self.world.table.request(spec.cell, a, self.world.now());
+            self.waiting.push(a);
+        }
+    }
+
+    fn apply_despawn(&mut self, id: UnitId) {
+        let a = id.agent();
+        self.world.remove(a);
+        self.planner.unit_removed(a);
+        self.emit(id, EventKind::Despawned);
+    }
+
+    /// Gives unit `a` a new goal (its queue is left as it is).
+    pub(super) fn change_goal(&mut self, a: AgentId, goal: Cell) {
+        let now = self.world.now();
+        let i = a.index();
+        let ag = &mut self.world.agents;
+        ag.goal[i] = goal;
+        ag.first_arrival[i] = u32::MAX;
+        ag.settled_at[i] = u32::MAX;
+        ag.best_distance[i] = u32::MAX;
+        ag.progress_tick[i] = now;
+        ag.set_flag(a, AgentFlags::ARRIVED, false);
+        if ag.on_map(a) && !ag.flags[i].has(AgentFlags::EVICTING) {
+            ag.next_replan[i] = now;
+        }
+        self.planner.goal_changed(&self.world, a);
+        self.update_reachability(a);
+    }
+
+    /// Sets or clears unit `a`'s unreachable flag from the current map,
+    /// with an event when it changes.
+    fn update_reachability(&mut self, a: AgentId) {
+        let i = a.index();
+        let ag = &self.world.agents;
+        let reachable = self.world.grid.reachable(ag.position[i], ag.goal[i])
+            || (self.world.grid.is_blocked(ag.position[i])
+                && self.world.grid.is_passable(ag.goal[i]));
+        let was = ag.flags[i].has(AgentFlags::UNREACHABLE);
+        if was != reachable {
+            return;
+        }
+        let now = self.world.now();
+        let id = self.id(a);
+        let ag = &mut self.world.agents;
+        ag.set_flag(a, AgentFlags::UNREACHABLE, !reachable);
+        if reachable {
+            ag.next_replan[i] = now;
+            ag.progress_tick[i] = now;
+            if ag.state[i] == UnitState::Unreachable {
+                ag.state[i] = UnitState::Moving;
+            }
+            self.emit(id, EventKind::Reachable);
+        } else {
+            if ag.on_map(a) {
+                ag.state[i] = UnitState::Unreachable;
+            }
+            self.emit(id, EventKind::Unreachable);
+        }
+    }
+
+    fn apply_block(&mut self, rect: Rect) {
+        self.edited.clear();
+        Arc::make_mut(&mut self.world.grid).block(rect, &mut self.edited);
+        if self.edited.is_empty() {
+            return;
+        }
+        let now = self.world.now();
+        // Units inside leave; plans that enter the block end before it.
+        for i in 0..self.world.agents.len() {
+            let a = AgentId(i as u32);
+            let ag = &self.world.agents;
+            if !ag.on_map(a) {
+                continue;
+            }
+            let grid = &self.world.grid;
+            if grid.is_blocked(ag.position[i]) {
+                if !ag.flags[i].has(AgentFlags::EVICTING) {
+                    self.world.agents.set_flag(a, AgentFlags::EVICTING, true);
+                    self.evicting.push(a);
+                    let id = self.id(a);
+                    self.emit(id, EventKind::Evicted);
+                }
+                self.cutter.request(a, 0);
+                continue;
+            }
+            let plan = ag.plan(a);
+            let from = (now.saturating_sub(ag.plan_start[i]) as usize + 1).min(plan.len());
+            if let Some(k) = (from..plan.len())
+                .find(|&k| !grid.is_passable(plan[k]) || !grid.is_move(plan[k - 1], plan[k]))
+            {
+                self.cutter.request(a, k);
+            }
+        }
+        let cut = self.cutter.cut_plans(&mut self.world);
+        for &a in cut {
+            self.world.agents.next_replan[a.index()] = now;
+        }
+        self.planner.map_changed(&self.world, &self.edited, &[]);
+        self.recheck_reachability();
+    }
+
+    fn apply_unblock(&mut self, rect: Rect) {
+        self.edited.clear();
+        Arc::make_mut(&mut self.world.grid).unblock(rect, &mut self.edited);
+        if self.edited.is_empty() {
+            return;
+        }
+        self.planner.map_changed(&self.world, &[], &self.edited);
+        self.recheck_reachability();
+    }
+
+    fn recheck_reachability(&mut self) {
+        for i in 0..self.world.agents.len() {
+            let a = AgentId(i as u32);
+            if !self.world.agents.flags[i].has(AgentFlags::DEAD) {
+                self.update_reachability(a);
+            }
+        }
+    }
+
+    /// Puts waiting spawns on the map whose cells have come free.
+    pub(super) fn place_waiting(&mut self) {
+        if self.waiting.is_empty() {
+            return;
+        }
+        let now = self.world.now();
+        let mut k = 0;
+        while k < self.waiting.len() {
+            let a = self.waiting[k];
+            let flags = self.world.agents.flags[a.index()];
+            if flags.has(AgentFlags::DEAD) || !flags.has(AgentFlags::UNPLACED) {
+                self.waiting.swap_remove(k);
+                continue;
+            }
+            if self.world.try_place(a) {
+                self.waiting.swap_remove(k);
+                let id = self.id(a);
+                let cell = self.world.agents.position[a.index()];
+                self.emit(id, EventKind::Spawned(cell));
+            } else {
+                let cell = self.world.agents.position[a.index()];
+                self.world.table.request(cell, a, now);
+                k += 1;
+            }
+        }
+        // Placement order must not depend on removals: keep slot order.
+        self.waiting.sort_unstable();
+    }
+
+    /// Plans a way out for every unit still inside a block without one.
+    pub(super) fn plan_escapes(&mut self) {
+        if self.evicting.is_empty() {
+            return;
+        }
+        let mut k = 0;
+        while k < self.evicting.len() {
+            let a = self.evicting[k];
+            let ag = &self.world.agents;
+            if !ag.flags[a.index()].has(AgentFlags::EVICTING) {
+                self.evicting.remove(k);
+                continue;
+            }
+            let end = *ag.plan(a).last().expect("plans are never empty");
+            if !self.world.grid.is_passable(end) {
+                self.escapes.plan(&mut self.world, a);
+            }
+            k += 1;
+        }
+    }
+
+    /// After the move: arrivals (and the next queued goal), units out of
+    /// blocks, progress, states, and their events.
+    pub(super) fn update_units(&mut self) {
+        let now = self.world.now();
+        let stuck_after = self.config.stuck_after;
+        let planner_tracks = self.planner.tracks_progress();
+        for i in 0..self.world.agents.len() {
+            let a = AgentId(i as u32);
+            let ag = &mut self.world.agents;
+            let flags = ag.flags[i];
+            if flags.has(AgentFlags::DEAD) {
+                continue;
+            }
+            if flags.has(AgentFlags::UNPLACED) {
+                ag.state[i] = UnitState::Waiting;
+                continue;
+            }
+            let pos = ag.position[i];
+            if flags.has(AgentFlags::EVICTING) && self.world.grid.is_passable(pos) {
+                ag.set_flag(a, AgentFlags::EVICTING, false);
+                ag.next_replan[i] = now;
+            }
+            if pos == ag.goal[i] {
+                ag.best_distance[i] = 0;
+                ag.progress_tick[i] = now;
+                if ag.first_arrival[i] == u32::MAX {
+                    ag.first_arrival[i] = now;
+                    ag.set_flag(a, AgentFlags::ARRIVED, true);
+                }
+                if ag.settled_at[i] == u32::MAX {
+                    ag.settled_at[i] = now;
+                    let id = self.id(a);
+                    self.emit(id, EventKind::Arrived(pos));
+                }
+                if let Some(next) = self.world.agents.goal_queue[i].pop_front() {
+                    self.change_goal(a, next);
+                }
+            } else {
+                ag.settled_at[i] = u32::MAX;
+                if !planner_tracks {
+                    let d = self.world.grid.grid_distance(pos, ag.goal[i]);
+                    if d < ag.best_distance[i] {
+                        ag.best_distance[i] = d;
+                        ag.progress_tick[i] = now;
+                    }
+                }
+            }
+            let ag = &self.world.agents;
+            let old = ag.state[i];
+            let new = if ag.flags[i].has(AgentFlags::UNREACHABLE) {
+                UnitState::Unreachable
+            } else if ag.position[i] == ag.goal[i] && ag.goal_queue[i].is_empty() {
+                UnitState::Arrived
+            } else if now.saturating_sub(ag.progress_tick[i]) >= stuck_after {
+                UnitState::Stuck
+            } else {
+                UnitState::Moving
+            };
+            if new != old {
+                self.world.agents.state[i] = new;
+                if new == UnitState::Stuck {
+                    let id = self.id(a);
+                    self.emit(id, EventKind::Stuck);
+                } else if old == UnitState::Stuck && new != UnitState::Unreachable {
+                    let id = self.id(a);
+                    self.emit(id, EventKind::Unstuck);
+                }
+            }
+        }
+    }
+}
