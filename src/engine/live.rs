@@ -46,7 +46,7 @@ impl Simulation {
     fn emit(&mut self, unit: UnitId, kind: EventKind) {
         self.event_counts[kind.ordinal()] += 1;
         self.events.push(Event {
-            tick: self.world.now(),
+            tick: self.event_tick,
             unit,
             kind,
         });
@@ -70,7 +70,8 @@ impl Simulation {
         }
         self.planner.unit_added(&self.world, a);
         self.update_reachability(a);
-        if self.world.try_place(a) {
+        if self.world.try_place(a, self.event_tick) {
+            self.placed_now.push(a);
             self.emit(id, EventKind::Spawned(spec.cell));
         } else {
             self.world.table.request(spec.cell, a, self.world.now());
@@ -149,6 +150,23 @@ impl Simulation {
                 continue;
             }
             let grid = &self.world.grid;
+            if grid.is_blocked(ag.position[i]) && self.placed_now.contains(&a) {
+                // Placed by a call before this one, in the same step: it
+                // has not appeared yet, and now waits for its cell again.
+                self.world.unplace(a);
+                self.placed_now.retain(|&b| b != a);
+                self.waiting.push(a);
+                let id = self.id(a);
+                if let Some(k) = self
+                    .events
+                    .iter()
+                    .position(|e| e.unit == id && matches!(e.kind, EventKind::Spawned(_)))
+                {
+                    self.events.remove(k);
+                    self.event_counts[EventKind::Spawned(Cell(0)).ordinal()] -= 1;
+                }
+                continue;
+            }
             if grid.is_blocked(ag.position[i]) {
                 if !ag.flags[i].has(AgentFlags::EVICTING) {
                     self.world.agents.set_flag(a, AgentFlags::EVICTING, true);
@@ -208,7 +226,8 @@ impl Simulation {
                 self.waiting.swap_remove(k);
                 continue;
             }
-            if self.world.try_place(a) {
+            if self.world.try_place(a, self.event_tick) {
+                self.placed_now.push(a);
                 self.waiting.swap_remove(k);
                 let id = self.id(a);
                 let cell = self.world.agents.position[a.index()];
@@ -248,6 +267,7 @@ impl Simulation {
     /// blocks, progress, states, and their events.
     pub(super) fn update_units(&mut self) {
         let now = self.world.now();
+        self.event_tick = now;
         let stuck_after = self.config.stuck_after;
         let planner_tracks = self.planner.tracks_progress();
         for i in 0..self.world.agents.len() {

@@ -196,9 +196,14 @@ pub struct Simulation {
     pub(super) commands: Vec<Command>,
     pub(super) applying: Vec<Command>,
     pub(super) events: Vec<Event>,
+    /// The tick events are stamped with: the one the step under way
+    /// produces (calls applied at a step's start take effect at its end).
+    pub(super) event_tick: u32,
     pub(super) event_counts: [u64; EventKind::NAMES.len()],
     /// Spawned units whose cell was taken, and units inside a block.
     pub(super) waiting: Vec<AgentId>,
+    /// Units placed during the step under way (not yet seen on the map).
+    pub(super) placed_now: Vec<AgentId>,
     pub(super) evicting: Vec<AgentId>,
     pub(super) cutter: PlanCutter,
     pub(super) escapes: Escapes,
@@ -284,8 +289,10 @@ impl Simulation {
             commands: Vec::new(),
             applying: Vec::new(),
             events: Vec::new(),
+            event_tick: 0,
             event_counts: [0; EventKind::NAMES.len()],
             waiting: Vec::new(),
+            placed_now: Vec::new(),
             evicting: Vec::new(),
             cutter: PlanCutter::default(),
             escapes: Escapes::default(),
@@ -569,6 +576,8 @@ impl Simulation {
     /// Applies the recorded calls now, without stepping: units spawned
     /// before the first step stand on the map at tick 0.
     pub fn apply_commands(&mut self) {
+        self.event_tick = self.world.now();
+        self.placed_now.clear();
         self.apply_recorded();
         self.place_waiting();
         if let Some(c) = &mut self.checker {
@@ -590,6 +599,10 @@ impl Simulation {
         // Events live until the next step: a game that does not drain them
         // does not make the buffer grow.
         self.events.clear();
+        self.placed_now.clear();
+        // A unit placed now first plans next tick: it appears on its spawn
+        // cell at the tick this step produces.
+        self.event_tick = self.world.now() + 1;
         self.apply_recorded();
         self.place_waiting();
         self.plan_escapes();

@@ -60,8 +60,9 @@ impl World {
     }
 
     /// Puts the unplaced unit `a` on its cell if nobody holds or has
-    /// reserved that cell from now on and it is open; returns whether it did.
-    pub fn try_place(&mut self, a: AgentId) -> bool {
+    /// reserved that cell from now on and it is open; returns whether it
+    /// did. It first plans at tick `ready_at` (holding its cell until then).
+    pub fn try_place(&mut self, a: AgentId, ready_at: u32) -> bool {
         let i = a.index();
         let c = self.agents.position[i];
         let now = self.now();
@@ -76,8 +77,19 @@ impl World {
         );
         self.agents.set_plan(a, now, &[c]);
         self.agents.set_flag(a, AgentFlags::UNPLACED, false);
-        self.agents.next_replan[i] = now;
+        self.agents.next_replan[i] = ready_at;
         true
+    }
+
+    /// Takes unit `a`, placed during this step, off the map again: it waits
+    /// to enter, as before it was placed.
+    pub fn unplace(&mut self, a: AgentId) {
+        let now = self.now();
+        let c = self.agents.position[a.index()];
+        self.release_plan(a);
+        self.table.release(c, now, a);
+        self.agents.set_flag(a, AgentFlags::UNPLACED, true);
+        self.agents.state[a.index()] = UnitState::Waiting;
     }
 
     /// Takes unit `a` off the map: every reservation it has from the
