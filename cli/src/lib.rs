@@ -7,6 +7,7 @@ pub mod experiment_silver;
 pub mod experiment_standley;
 pub mod footprints;
 pub mod live;
+pub mod load;
 pub mod path;
 pub mod run;
 pub mod run_optimal;

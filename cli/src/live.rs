@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::collections::HashMap as FxHashMap;
 
 use throng::agents::{AgentId, UnitId};
-use throng::engine::{Simulation, UnitSpec};
+use throng::engine::{EventKind, Simulation, UnitSpec};
 use throng::io::{Action, ScriptedEvent};
 use throng::map::{Instance, Rect};
 
@@ -60,6 +60,75 @@ impl Csv {
     }
 }
 
+/// What became of the orders (goal events) of a run. An order is open
+/// from its event until its unit arrives there; a later order for the
+/// same unit supersedes it, a despawn drops it.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct OrderCounts {
+    /// Goal orders given.
+    pub issued: u64,
+    /// Orders whose unit reached the goal.
+    pub arrived: u64,
+    /// Orders replaced by a later one before their unit arrived.
+    pub superseded: u64,
+    /// Orders whose unit was despawned first.
+    pub dropped: u64,
+    /// Orders whose goal was unreachable when the run ended (walls or
+    /// buildings in the way).
+    pub unreachable: u64,
+    /// Orders still open at the end with a reachable goal.
+    pub pending: u64,
+    /// `arrived / (arrived + pending)`: of the orders that kept their unit
+    /// and a reachable goal to the end, the share that arrived.
+    pub arrived_rate: f64,
+    /// Ticks from order to arrival: mean and largest.
+    pub mean_ticks_to_arrive: f64,
+    /// See [`OrderCounts::mean_ticks_to_arrive`].
+    pub max_ticks_to_arrive: u32,
+}
+
+/// What a live run reports beyond the engine's summary.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LiveReport {
+    /// The run's goal orders.
+    pub orders: OrderCounts,
+    /// Peak resident memory after 1,000 ticks and at the end, MiB: a live
+    /// world's memory should not grow with ticks.
+    pub peak_memory_mb_at_1000: f64,
+    /// See [`LiveReport::peak_memory_mb_at_1000`].
+    pub peak_memory_mb_end: f64,
+}
+
+impl LiveReport {
+    /// Prints the report's lines after the summary table.
+    pub fn print(&self) {
+        let o = &self.orders;
+        println!(
+            "orders               {} issued: {} arrived ({:.1}% of {} kept), {} superseded, {} dropped, {} unreachable; {:.1} ticks to arrive (max {})",
+            o.issued,
+            o.arrived,
+            100.0 * o.arrived_rate,
+            o.arrived + o.pending,
+            o.superseded,
+            o.dropped,
+            o.unreachable,
+            o.mean_ticks_to_arrive,
+            o.max_ticks_to_arrive
+        );
+        println!(
+            "memory               peak {:.1} MiB after 1,000 ticks, {:.1} MiB at the end",
+            self.peak_memory_mb_at_1000, self.peak_memory_mb_end
+        );
+    }
+}
+
+/// An order not yet arrived: its goal and when it was given.
+#[derive(Clone, Copy, Debug)]
+struct OpenOrder {
+    goal: throng::map::Cell,
+    tick: u32,
+}
+
 /// Drives one run: the script's events, the trace, the tick times.
 pub struct Driver {
     script_path: PathBuf,
@@ -70,6 +139,12 @@ pub struct Driver {
     slot_label: Vec<String>,
     trace: Option<Csv>,
     tick_times: Option<Csv>,
+    /// Per slot, the order its unit is carrying out.
+    open: Vec<Option<OpenOrder>>,
+    orders: OrderCounts,
+    arrive_ticks: u64,
+    memory_at_1000: f64,
+    live: bool,
 }
 
 impl Driver {
@@ -100,6 +175,11 @@ impl Driver {
             slot_label,
             trace,
             tick_times,
+            open: Vec::new(),
+            orders: OrderCounts::default(),
+            arrive_ticks: 0,
+            memory_at_1000: 0.0,
+            live: false,
         })
     }
 
@@ -126,7 +206,22 @@ impl Driver {
 
     /// Records the tick just stepped.
     pub fn after_step(&mut self, sim: &mut Simulation) -> Result<(), CliError> {
-        sim.drain_events().for_each(drop);
+        let tick = sim.ticks();
+        for e in sim.drain_events() {
+            let s = e.unit.slot() as usize;
+            if let (EventKind::Arrived(cell), Some(Some(o))) = (e.kind, self.open.get(s)) {
+                if o.goal == cell {
+                    self.orders.arrived += 1;
+                    let took = tick - o.tick;
+                    self.arrive_ticks += took as u64;
+                    self.orders.max_ticks_to_arrive = self.orders.max_ticks_to_arrive.max(took);
+                    self.open[s] = None;
+                }
+            }
+        }
+        if tick == 1000 {
+            self.memory_at_1000 = throng::engine::peak_memory_mb();
+        }
         self.write_trace(sim)?;
         if let Some(csv) = &mut self.tick_times {
             let r = sim.last_tick();
@@ -149,10 +244,54 @@ impl Driver {
         Ok(())
     }
 
+    /// What the live run did, if it was one (an event script or a
+    /// generated load).
+    pub fn report(&self) -> Option<LiveReport> {
+        if !self.live {
+            return None;
+        }
+        let mut orders = self.orders.clone();
+        if orders.arrived > 0 {
+            orders.mean_ticks_to_arrive = self.arrive_ticks as f64 / orders.arrived as f64;
+        }
+        orders.arrived_rate = if orders.arrived + orders.pending == 0 {
+            1.0
+        } else {
+            orders.arrived as f64 / (orders.arrived + orders.pending) as f64
+        };
+        Some(LiveReport {
+            orders,
+            peak_memory_mb_at_1000: self.memory_at_1000,
+            peak_memory_mb_end: throng::engine::peak_memory_mb(),
+        })
+    }
+
+    /// Counts the orders still open at the end: pending, or unreachable.
+    pub fn close_orders(&mut self, sim: &Simulation) {
+        let mut ids = vec![None; self.open.len()];
+        for id in sim.units() {
+            if let Some(slot) = ids.get_mut(id.slot() as usize) {
+                *slot = Some(id);
+            }
+        }
+        for (s, o) in self.open.iter_mut().enumerate() {
+            if o.take().is_some() {
+                let unreachable = ids[s]
+                    .is_some_and(|id| sim.state(id) == Ok(throng::agents::UnitState::Unreachable));
+                if unreachable {
+                    self.orders.unreachable += 1;
+                } else {
+                    self.orders.pending += 1;
+                }
+            }
+        }
+    }
+
     fn apply_due(&mut self, sim: &mut Simulation, tick: u32) -> Result<(), CliError> {
         while let Some(e) = self.events.get(self.next).filter(|e| e.tick <= tick) {
             let e = e.clone();
             self.next += 1;
+            self.live = true;
             self.apply(sim, &e).map_err(|err| {
                 CliError::Other(format!(
                     "{}:{}: the engine refused the event: {err}",
@@ -197,16 +336,38 @@ impl Driver {
                 let id = unit(&self.labels, l);
                 sim.despawn(id)?;
                 self.labels.remove(l);
+                if let Some(Some(_)) = self.open.get_mut(id.slot() as usize).map(Option::take) {
+                    self.orders.dropped += 1;
+                }
             }
             Action::Goal { unit: l, goal } => {
                 let g = cell(sim, *goal)?;
-                sim.set_goal(unit(&self.labels, l), g)?;
+                let id = unit(&self.labels, l);
+                sim.set_goal(id, g)?;
+                let s = id.slot() as usize;
+                if s >= self.open.len() {
+                    self.open.resize(s + 1, None);
+                }
+                self.orders.issued += 1;
+                if self.open[s].is_some() {
+                    self.orders.superseded += 1;
+                }
+                self.open[s] = Some(OpenOrder {
+                    goal: g,
+                    tick: sim.ticks() + 1,
+                });
             }
             Action::PushGoal { unit: l, goal } => {
                 let g = cell(sim, *goal)?;
                 sim.push_goal(unit(&self.labels, l), g)?;
             }
-            Action::Stop { unit: l } => sim.stop(unit(&self.labels, l))?,
+            Action::Stop { unit: l } => {
+                let id = unit(&self.labels, l);
+                sim.stop(id)?;
+                if let Some(Some(_)) = self.open.get_mut(id.slot() as usize).map(Option::take) {
+                    self.orders.superseded += 1;
+                }
+            }
             Action::Block { from, to } => sim.block(Rect::new(*from, *to))?,
             Action::Unblock { from, to } => sim.unblock(Rect::new(*from, *to))?,
         }

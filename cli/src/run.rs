@@ -110,10 +110,51 @@ pub struct RunArgs {
     /// Ticks without progress after which a unit counts as stuck [default: 64].
     #[arg(long)]
     pub stuck_after: Option<u32>,
+    /// Generated load: every N ticks, `--orders` units get a new random goal.
+    #[arg(long)]
+    pub orders_every: Option<u32>,
+    /// Generated load: units given a new goal each time [default: 50].
+    #[arg(long)]
+    pub orders: Option<u32>,
+    /// Generated load: every N ticks a building goes up (or the oldest comes down).
+    #[arg(long)]
+    pub buildings_every: Option<u32>,
+    /// Generated load: side of the square buildings [default: 6].
+    #[arg(long)]
+    pub building_size: Option<u32>,
+    /// Generated load: most buildings standing at once [default: 4].
+    #[arg(long)]
+    pub max_buildings: Option<u32>,
+    /// Generated load: every N ticks, `--churn` units are despawned and as many spawned.
+    #[arg(long)]
+    pub churn_every: Option<u32>,
+    /// Generated load: units replaced each time [default: 10].
+    #[arg(long)]
+    pub churn: Option<u32>,
+    /// Generated load: no new orders in the last N ticks [default: a tenth of --max-ticks].
+    #[arg(long)]
+    pub quiet_ticks: Option<u32>,
     /// Print nothing but errors.
     #[arg(long)]
     #[serde(skip)]
     pub quiet: bool,
+}
+
+impl RunArgs {
+    /// The generated load these arguments ask for.
+    pub fn load(&self) -> super::load::Load {
+        let ticks = self.max_ticks.unwrap_or(100);
+        super::load::Load {
+            orders_every: self.orders_every.unwrap_or(0),
+            orders: self.orders.unwrap_or(50),
+            buildings_every: self.buildings_every.unwrap_or(0),
+            building_size: self.building_size.unwrap_or(6),
+            max_buildings: self.max_buildings.unwrap_or(4),
+            churn_every: self.churn_every.unwrap_or(0),
+            churn: self.churn.unwrap_or(10),
+            quiet_ticks: self.quiet_ticks.unwrap_or(ticks / 10),
+        }
+    }
 }
 
 macro_rules! overlay {
@@ -159,7 +200,15 @@ impl RunArgs {
             tick_times,
             budgeted_start,
             max_units,
-            stuck_after
+            stuck_after,
+            orders_every,
+            orders,
+            buildings_every,
+            building_size,
+            max_buildings,
+            churn_every,
+            churn,
+            quiet_ticks
         ))
     }
 }
@@ -281,14 +330,29 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(path) = &args.save_map {
         write_file(path, write_map(&instance.grid))?;
     }
-    let script = match &args.events {
-        Some(path) => {
-            let events = read_events(path)?;
-            check_events(path, &events, &instance.grid, instance.len())?;
-            Some(events)
-        }
+    let mut script = match &args.events {
+        Some(path) => Some(read_events(path)?),
         None => None,
     };
+    let load = args.load();
+    if load.is_active() {
+        let generated = load.events(
+            &instance.grid,
+            instance.len(),
+            config.max_ticks,
+            config.seed,
+        );
+        let events = script.get_or_insert_with(Vec::new);
+        events.extend(generated);
+        events.sort_by_key(|e| e.tick);
+    }
+    if let Some(events) = &script {
+        let path = args
+            .events
+            .clone()
+            .unwrap_or_else(|| "generated load".into());
+        check_events(&path, events, &instance.grid, instance.len())?;
+    }
     if script.is_some() && args.out.is_some() {
         return Err(CliError::Usage(
             "--out writes fixed-instance plans; with --events use --trace".into(),
@@ -318,6 +382,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         }
     }
     driver.finish()?;
+    driver.close_orders(&sim);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -325,13 +390,25 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(path) = &args.out {
         write_file(path, sim.plan_file().to_text())?;
     }
+    let live = driver.report();
     if let Some(path) = &args.summary_json {
-        let json =
-            serde_json::to_string_pretty(&summary).map_err(|e| CliError::Other(e.to_string()))?;
-        write_file(path, json + "\n")?;
+        let mut json =
+            serde_json::to_value(&summary).map_err(|e| CliError::Other(e.to_string()))?;
+        if let (Some(obj), Some(live)) = (json.as_object_mut(), &live) {
+            let extra = serde_json::to_value(live).map_err(|e| CliError::Other(e.to_string()))?;
+            if let Some(extra) = extra.as_object() {
+                obj.extend(extra.clone());
+            }
+        }
+        let text =
+            serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
+        write_file(path, text + "\n")?;
     }
     if !args.quiet {
         print_summary(&summary);
+        if let Some(live) = &live {
+            live.print();
+        }
     }
     Ok(summary)
 }

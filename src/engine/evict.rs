@@ -17,6 +17,11 @@ use super::World;
 
 /// Most ticks an escape plan may take (also bounded by the table's horizon).
 const MAX_ESCAPE_TICKS: u32 = 48;
+/// Most (cell, tick) states one escape search visits: a unit walled in by
+/// parked units tries again next tick instead of searching the map.
+const MAX_ESCAPE_NODES: usize = 2048;
+/// How far (in cells, either axis) an escape may lead from the unit.
+const MAX_ESCAPE_REACH: u32 = 12;
 
 /// Scratch of the escape searches, reused across ticks.
 #[derive(Default)]
@@ -45,12 +50,16 @@ impl Escapes {
                 exit = Some((c, d));
                 break;
             }
-            if d >= depth_limit {
+            if d >= depth_limit || self.parent.len() >= MAX_ESCAPE_NODES {
                 continue;
             }
             let t = now + d;
+            let (sx, sy) = grid.xy(start);
             for n in escape_steps(grid, c) {
-                if self.parent.contains_key(&(n.0, d + 1)) {
+                let (nx, ny) = grid.xy(n);
+                if nx.abs_diff(sx).max(ny.abs_diff(sy)) > MAX_ESCAPE_REACH
+                    || self.parent.contains_key(&(n.0, d + 1))
+                {
                     continue;
                 }
                 if table.move_is_free(grid, a, c, n, t) {

@@ -15,7 +15,7 @@ mod world;
 
 pub use error::SimError;
 pub use events::{Event, EventKind};
-pub use metrics::{count_cycles, percentile, soc_and_makespan, RunSummary};
+pub use metrics::{count_cycles, peak_memory_mb, percentile, soc_and_makespan, RunSummary};
 pub use plan_repair::PlanCutter;
 pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
 pub use simulation::{

@@ -5,7 +5,7 @@
 //! along its reserved plan, and reports what happened as events.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::agents::{AgentFlags, AgentId, UnitId, UnitIds, UnitState};
 use crate::io::PlanFile;
@@ -215,6 +215,9 @@ pub struct Simulation {
     history_width: usize,
     stats: TickStats,
     last: TickReport,
+    /// Time the step takes after planning (moves, states, checks), ns: the
+    /// planning budget leaves room for it.
+    rest_ns: f64,
     init_ms: f64,
     setup_ms: f64,
     map_name: String,
@@ -302,6 +305,7 @@ impl Simulation {
             history_width,
             stats: TickStats::default(),
             last: TickReport::default(),
+            rest_ns: 0.0,
             init_ms: 0.0,
             setup_ms,
             map_name: instance.map_name.clone(),
@@ -595,7 +599,6 @@ impl Simulation {
     pub fn step(&mut self) {
         crate::profile_zone!("tick");
         let started = Instant::now();
-        let before = self.planner.stats();
         // Events live until the next step: a game that does not drain them
         // does not make the buffer grow.
         self.events.clear();
@@ -606,24 +609,39 @@ impl Simulation {
         self.apply_recorded();
         self.place_waiting();
         self.plan_escapes();
-        self.planner.plan_tick(&mut self.world, started);
+        // Planning ends early enough for the rest of the step (moves,
+        // states, checks) to fit the budget too.
+        let until = self.config.budget.wall_us.map(|us| {
+            let rest = Duration::from_nanos(self.rest_ns as u64);
+            (started + Duration::from_micros(us))
+                .checked_sub(rest)
+                .unwrap_or(started)
+        });
+        self.planner.plan_tick(&mut self.world, until);
         let planned = Instant::now();
         let moved = self.execute();
         self.update_units();
         self.record();
         self.ids.recycle();
         let step_ns = started.elapsed().as_nanos() as u64;
+        // The rest of the step, smoothed: 1/8 of the new, 7/8 of the old
+        // (the worst of recent ticks decays slowly).
+        let rest_now = planned.elapsed().as_nanos() as f64;
+        self.rest_ns = if rest_now > self.rest_ns {
+            rest_now
+        } else {
+            self.rest_ns * 0.875 + rest_now * 0.125
+        };
         let budget_ns = self.config.budget.wall_us.map(|us| us * 1000);
         self.stats.record(step_ns, budget_ns);
-        let after = self.planner.stats();
+        let work = self.planner.last_tick_work();
         self.last = TickReport {
             tick: self.world.now(),
             step_us: step_ns as f64 / 1e3,
             plan_us: (planned - started).as_secs_f64() * 1e6,
-            searches: after.searches - before.searches,
-            nodes: (after.expanded + after.heuristic_expanded)
-                .saturating_sub(before.expanded + before.heuristic_expanded),
-            carried_over: after.carried_over - before.carried_over,
+            searches: work.searches,
+            nodes: work.nodes,
+            carried_over: work.carried_over,
             moved,
         };
         if let Some(us) = self.config.budget.wall_us {

@@ -212,7 +212,7 @@ impl Planner for ConflictOrientedWhca {
             self.max_ticks,
         ));
         if !self.offline {
-            self.plan_tick(world, std::time::Instant::now());
+            self.plan_tick(world, None);
             return;
         }
         self.plan_offline(world);
@@ -247,7 +247,7 @@ impl Planner for ConflictOrientedWhca {
         }
     }
 
-    fn plan_tick(&mut self, world: &mut World, _started: std::time::Instant) {
+    fn plan_tick(&mut self, world: &mut World, _until: Option<std::time::Instant>) {
         let now = world.now();
         if now < self.next_phase {
             return;

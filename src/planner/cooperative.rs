@@ -144,7 +144,7 @@ impl Planner for CooperativeAStar {
         self.due = due;
     }
 
-    fn plan_tick(&mut self, world: &mut World, _started: std::time::Instant) {
+    fn plan_tick(&mut self, world: &mut World, _until: Option<std::time::Instant>) {
         let now = world.now();
         let mut due = std::mem::take(&mut self.due);
         due.clear();

@@ -114,7 +114,7 @@ impl Planner for LocalRepairAStar {
         }
     }
 
-    fn plan_tick(&mut self, world: &mut World, _started: std::time::Instant) {
+    fn plan_tick(&mut self, world: &mut World, _until: Option<std::time::Instant>) {
         for a in world.agents.ids().collect::<Vec<_>>() {
             let i = a.index();
             if world.agents.flags[i].has(AgentFlags::UNREACHABLE) || world.agents.at_goal(a) {

@@ -52,17 +52,35 @@ pub struct PlannerStats {
     pub promotions_rolled_back: u64,
 }
 
+/// What one tick's planning did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickWork {
+    /// Searches run.
+    pub searches: u64,
+    /// Nodes expanded (space-time and true-distance).
+    pub nodes: u64,
+    /// Due searches left for a later tick.
+    pub carried_over: u64,
+}
+
 /// An online planner inside the tick loop.
 pub trait Planner: Send {
     /// Short name, e.g. `whca(16)`.
     fn name(&self) -> String;
     /// Plans every unit before the first tick.
     fn initialize(&mut self, world: &mut World);
-    /// Replans the units due at the current tick, before the units move;
-    /// `started` is when the tick began (the budget counts from there).
-    fn plan_tick(&mut self, world: &mut World, started: std::time::Instant);
-    /// Counters so far.
+    /// Replans the units due at the current tick, before the units move,
+    /// finishing by `until` if given (the tick's wall-clock budget, less
+    /// what the rest of the step needs).
+    fn plan_tick(&mut self, world: &mut World, until: Option<std::time::Instant>);
+    /// Counters so far (may take time in proportion to the units: not
+    /// for every tick).
     fn stats(&self) -> PlannerStats;
+    /// What the last `plan_tick` did, cheaply: searches, nodes expanded,
+    /// due searches carried over.
+    fn last_tick_work(&self) -> TickWork {
+        TickWork::default()
+    }
     /// Worker threads it searches on.
     fn threads(&self) -> usize {
         1

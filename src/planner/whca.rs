@@ -33,7 +33,7 @@ use crate::search::{Depth, Overriding, SpaceTimeQuery};
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
-use super::{Planner, PlannerStats};
+use super::{Planner, PlannerStats, TickWork};
 
 /// A unit's first true-distance search goes on, past its start, until it
 /// has closed every cell within this much of the shortest route's length
@@ -129,6 +129,8 @@ pub struct WindowedHca {
     /// run in the sequential commit phase.
     promotion: Promotion,
     stats: PlannerStats,
+    /// What the last tick's planning did.
+    last: TickWork,
 }
 
 /// Scratch for [`WindowedHca::promote`].
@@ -245,6 +247,7 @@ impl WindowedHca {
                 expanded: 0,
             },
             stats: PlannerStats::default(),
+            last: TickWork::default(),
         }
     }
 
@@ -294,17 +297,18 @@ impl WindowedHca {
         world: &mut World,
         units: &mut Vec<AgentId>,
         budget: Budget,
-        started: Instant,
+        until: Option<Instant>,
     ) -> Round {
         let w = self.window;
         let now = world.now();
-        // Searches stop 15% of the budget early: the commit of the last
-        // batch still has to fit. (With 10%, once searches got faster and
-        // more of them finished per tick, 80 of 300 stress ticks ran over a
-        // 2 ms budget; with 15%, 5, as before.)
-        let deadline = budget
-            .wall_us
-            .map(|us| started + Duration::from_micros(us * 17 / 20));
+        // Searches stop 15% of the budget before planning must end: the
+        // commit of the last batch still has to fit. (With 10%, once
+        // searches got faster and more of them finished per tick, 80 of 300
+        // stress ticks ran over a 2 ms budget; with 15%, 5, as before.)
+        let deadline = until.map(|u| {
+            let reserve = Duration::from_micros(budget.wall_us.unwrap_or(0) * 3 / 20);
+            u.checked_sub(reserve).unwrap_or(u)
+        });
         let mut round = Round::default();
         let mut rounds = 0;
         while !units.is_empty() && rounds < MAX_ROUNDS {
@@ -466,10 +470,8 @@ impl WindowedHca {
         let mut r = Round::default();
         loop {
             let round = match &pool {
-                Some(pool) => {
-                    pool.install(|| self.plan_units(world, due, Budget::default(), Instant::now()))
-                }
-                None => self.plan_units(world, due, Budget::default(), Instant::now()),
+                Some(pool) => pool.install(|| self.plan_units(world, due, Budget::default(), None)),
+                None => self.plan_units(world, due, Budget::default(), None),
             };
             r.searches += round.searches;
             // A unit left without a plan stays on its start for good, and
@@ -730,7 +732,7 @@ impl Planner for WindowedHca {
         self.due = due;
     }
 
-    fn plan_tick(&mut self, world: &mut World, started: Instant) {
+    fn plan_tick(&mut self, world: &mut World, until: Option<Instant>) {
         crate::profile_zone!("schedule");
         // Units despawned, or gone inside a block, since they became due.
         let flags = &world.agents.flags;
@@ -742,10 +744,15 @@ impl Planner for WindowedHca {
         let budget = self.budget;
         let pool = self.pool();
         let r = match pool {
-            Some(pool) => pool.install(|| self.plan_units(world, &mut due, budget, started)),
-            None => self.plan_units(world, &mut due, budget, started),
+            Some(pool) => pool.install(|| self.plan_units(world, &mut due, budget, until)),
+            None => self.plan_units(world, &mut due, budget, until),
         };
         self.due = due;
+        self.last = TickWork {
+            searches: r.searches,
+            nodes: r.nodes,
+            carried_over: r.carried,
+        };
         self.stats.searches += r.searches;
         self.stats.carried_over += r.carried;
         crate::profile_plot!("searches", r.searches);
@@ -774,6 +781,10 @@ impl Planner for WindowedHca {
     }
     fn is_live(&self) -> bool {
         true
+    }
+
+    fn last_tick_work(&self) -> TickWork {
+        self.last
     }
 
     fn tracks_progress(&self) -> bool {
