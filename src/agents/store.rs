@@ -149,6 +149,27 @@ impl Agents {
         }
     }
 
+    /// Reserves room for `extra` more units in every column, so spawning
+    /// them later allocates nothing.
+    pub fn reserve(&mut self, extra: usize) {
+        self.position.reserve(extra);
+        self.start.reserve(extra);
+        self.goal.reserve(extra);
+        self.priority.reserve(extra);
+        self.flags.reserve(extra);
+        self.plan_start.reserve(extra);
+        self.plan_len.reserve(extra);
+        self.next_replan.reserve(extra);
+        self.first_arrival.reserve(extra);
+        self.agitation.reserve(extra);
+        self.plans.reserve(extra * self.plan_capacity);
+        self.state.reserve(extra);
+        self.goal_queue.reserve(extra);
+        self.best_distance.reserve(extra);
+        self.progress_tick.reserve(extra);
+        self.settled_at.reserve(extra);
+    }
+
     /// Adds a slot for a unit at `cell` going to `goal`, not on the map yet
     /// ([`AgentFlags::UNPLACED`]); returns its id. Columns grow by one.
     pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8) -> AgentId {

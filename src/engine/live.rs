@@ -142,13 +142,35 @@ impl Simulation {
             return;
         }
         let now = self.world.now();
+        // The units concerned: those with a reservation or hold on the
+        // block or the ring around it (a diagonal step may cut a corner of
+        // it). The table answers without looking at every unit.
+        self.concerned.clear();
+        {
+            let (w, h) = (self.world.grid.width(), self.world.grid.height());
+            let table = &self.world.table;
+            for c in rect.grown(1, w, h).cells(w) {
+                for t in now..=table.last_tick() {
+                    if let Some(a) = table.layer_owner(c, t) {
+                        self.concerned.push(a);
+                    }
+                }
+                if let Some((a, _)) = table.hold(c) {
+                    self.concerned.push(a);
+                }
+            }
+        }
+        self.concerned.sort_unstable();
+        self.concerned.dedup();
         // Units inside leave; plans that enter the block end before it.
-        for i in 0..self.world.agents.len() {
-            let a = AgentId(i as u32);
+        for k in 0..self.concerned.len() {
+            let a = self.concerned[k];
+            let i = a.index();
             let ag = &self.world.agents;
             if !ag.on_map(a) {
                 continue;
             }
+
             let grid = &self.world.grid;
             if grid.is_blocked(ag.position[i]) && self.placed_now.contains(&a) {
                 // Placed by a call before this one, in the same step: it

@@ -56,7 +56,8 @@ pub struct SimConfig {
     /// Planning budget per tick.
     pub budget: Budget,
     /// Most units alive at once (0: the instance's units plus 1,024). The
-    /// reservation table is sized for them when the simulation is created.
+    /// reservation table and the unit columns are sized for them when the
+    /// simulation is created, so spawning allocates nothing.
     pub max_units: usize,
     /// Ticks without progress towards its goal after which a unit is
     /// [`UnitState::Stuck`].
@@ -207,8 +208,9 @@ pub struct Simulation {
     pub(super) evicting: Vec<AgentId>,
     pub(super) cutter: PlanCutter,
     pub(super) escapes: Escapes,
-    /// Cells a map edit opened or closed (scratch).
+    /// Cells a map edit opened or closed, and the units it concerns (scratch).
     pub(super) edited: Vec<Cell>,
+    pub(super) concerned: Vec<AgentId>,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
@@ -269,9 +271,14 @@ impl Simulation {
             config.max_units.max(instance.len())
         };
         let horizon = config.planner.horizon(config.max_ticks);
-        let world = World::new(instance, horizon, horizon as usize, max_units)?;
+        let mut world = World::new(instance, horizon, horizon as usize, max_units)?;
+        world.agents.reserve(max_units - instance.len());
         crate::profiling::init();
         let t0 = Instant::now();
+        let config = SimConfig {
+            max_units,
+            ..config
+        };
         let planner = config.planner.build(&world, &config, pool);
         let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
         let mut checker = config.check_moves.then(|| StepChecker::new(&world.grid));
@@ -284,7 +291,8 @@ impl Simulation {
             History::Off => Vec::new(),
         };
         let ids = UnitIds::with_units(instance.len());
-        let unit_ids = ids.iter().collect();
+        let mut unit_ids: Vec<UnitId> = Vec::with_capacity(max_units);
+        unit_ids.extend(ids.iter());
         Ok(Simulation {
             ids,
             unit_ids,
@@ -300,6 +308,7 @@ impl Simulation {
             cutter: PlanCutter::default(),
             escapes: Escapes::default(),
             edited: Vec::new(),
+            concerned: Vec::new(),
             checker,
             history,
             history_width,

@@ -69,6 +69,8 @@ pub struct Grid {
     corner_cutting: bool,
     pub(super) region: Vec<u32>,
     pub(super) region_count: u32,
+    /// Cells per region label (a label emptied by a map edit keeps 0).
+    pub(super) region_size: Vec<u32>,
     /// Per cell, how many active blocks (buildings) cover it; empty until
     /// the first block. A covered cell is impassable; the map's own walls
     /// are never counted, so an unblock never opens one.
@@ -103,6 +105,7 @@ impl Grid {
             corner_cutting: false,
             region: Vec::new(),
             region_count: 0,
+            region_size: Vec::new(),
             blocks: Vec::new(),
             moves: Vec::new(),
             move_delta: MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64),
@@ -230,7 +233,8 @@ impl Grid {
         self.region[cell.index()]
     }
 
-    /// Number of connected regions.
+    /// Number of region labels: the connected regions of a map as loaded
+    /// (after blocks and unblocks, some labels may have emptied).
     pub fn region_count(&self) -> u32 {
         self.region_count
     }
@@ -388,6 +392,13 @@ impl Grid {
                 }
             }
             next += 1;
+        }
+        self.region_size.clear();
+        self.region_size.resize(next as usize, 0);
+        for &r in &region {
+            if r != NO_REGION {
+                self.region_size[r as usize] += 1;
+            }
         }
         self.region = region;
         self.region_count = next;

@@ -202,13 +202,11 @@ impl PlannerKind {
             Self::Lra => Box::new(LocalRepairAStar::new(world, config.seed)),
             Self::Ca => Box::new(CooperativeAStar::new(world, false, config.max_ticks)),
             Self::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
-            Self::Whca { window } => Box::new(WindowedHca::new_in(
-                world,
-                window,
-                config.threads,
-                config.budget,
-                pool,
-            )),
+            Self::Whca { window } => {
+                let mut p = WindowedHca::new_in(world, window, config.threads, config.budget, pool);
+                p.reserve_units(config.max_units);
+                Box::new(p)
+            }
             Self::Co {
                 window,
                 variant,

@@ -251,6 +251,26 @@ impl WindowedHca {
         }
     }
 
+    /// Reserves per-unit room for up to `units` units, so spawns allocate
+    /// no more than their own heuristic.
+    pub fn reserve_units(&mut self, units: usize) {
+        let n = self.stalled.len();
+        let extra = units.saturating_sub(n);
+        if let Some(h) = Arc::get_mut(&mut self.heuristics) {
+            h.reserve(extra);
+        }
+        self.stalled.reserve(extra);
+        for v in [
+            &mut self.due,
+            &mut self.fresh,
+            &mut self.skipped,
+            &mut self.rest,
+            &mut self.retry,
+        ] {
+            v.reserve(units.saturating_sub(v.len()));
+        }
+    }
+
     /// A fresh heuristic towards `goal` for a unit at `origin`, reusing
     /// `old`'s memory when it is a search of the unit's own: landmarks where
     /// the map has them, else the unit's own RRA* (one word per cell while
