@@ -338,8 +338,8 @@ impl Grid {
             if alive.len() <= 1 {
                 break;
             }
-            for i in 0..k {
-                let Some(c) = queues[i].pop_front() else {
+            for (i, queue) in queues.iter_mut().enumerate() {
+                let Some(c) = queue.pop_front() else {
                     continue;
                 };
                 let n = self.neighbors(c, &mut buf);
@@ -353,7 +353,7 @@ impl Grid {
                         }
                         None => {
                             owner.insert(nb.0, i);
-                            queues[i].push_back(nb);
+                            queue.push_back(nb);
                         }
                     }
                 }
