@@ -153,6 +153,9 @@ struct Promotion {
     /// Nodes the promoted searches expanded since the commit loop last
     /// counted them into the tick's node budget.
     expanded: u64,
+    /// The rank of a unit pushing by priority (`None`: a stalled unit's
+    /// promotion).
+    rank: Option<u8>,
 }
 
 /// What one call to [`WindowedHca::plan_units`] did.
@@ -245,6 +248,7 @@ impl WindowedHca {
                 cells: Vec::with_capacity(MAX_INVOLVED * (window as usize + 1)),
                 moved: Vec::with_capacity(MAX_INVOLVED),
                 expanded: 0,
+                rank: None,
             },
             stats: PlannerStats::default(),
             last: TickWork::default(),
@@ -529,6 +533,29 @@ impl WindowedHca {
                 world.agents.best_distance[i] = d;
                 world.agents.progress_tick[i] = world.now();
             }
+            // Right of way (Silver's unit priorities, set by the game): a
+            // unit that outranks others and whose window falls short of the
+            // straight run to its goal overrides the lower units on its way.
+            let prio = world.agents.priority[i];
+            if prio > 0 && !world.agents.at_goal(a) {
+                let plan = world.agents.plan(a);
+                let end = h.distance(&world.grid, *plan.last().expect("plans are never empty"));
+                let full = d.min(plan.len() as u32 - 1);
+                if d != UNREACHABLE && d.saturating_sub(end) < full {
+                    drop(h);
+                    if deadline.is_some_and(|t| Instant::now() >= t) {
+                        return false;
+                    }
+                    self.stats.promotions += 1;
+                    self.promotion.rank = Some(prio);
+                    let kept = self.promote(world, a, deadline);
+                    self.promotion.rank = None;
+                    if kept && self.promotion.moved.len() > 1 {
+                        self.stats.promotions_kept += 1;
+                    }
+                    return kept;
+                }
+            }
             if !h.is_exact() {
                 return false;
             }
@@ -608,10 +635,20 @@ impl WindowedHca {
         let found = {
             let flags = &world.agents.flags;
             let involved = &p.involved;
+            // A push by rank overrides only lower-ranked units; a stalled
+            // unit's push, any unit not outranking it.
+            let priority = &world.agents.priority;
+            let mine = priority[u.index()];
+            let rank = p.rank;
             let may_override = |b: AgentId| {
+                let theirs = priority[b.index()];
                 !flags[b.index()].has(AgentFlags::UNREACHABLE)
                     && !flags[b.index()].any(AgentFlags::INACTIVE)
                     && !involved.contains(&b)
+                    && match rank {
+                        Some(r) => theirs < r,
+                        None => theirs <= mine,
+                    }
             };
             let query = SpaceTimeQuery {
                 agent: u,
@@ -624,7 +661,12 @@ impl WindowedHca {
                 deadline,
                 overriding: (depth > 0).then_some(Overriding {
                     may_override: &may_override,
-                    cost: OVERRIDE_COST,
+                    // The ranked unit itself goes straight through.
+                    cost: if rank.is_some() && u == involved[0] {
+                        0
+                    } else {
+                        OVERRIDE_COST
+                    },
                 }),
             };
             let mut h = self.heuristics[u.index()].lock();
