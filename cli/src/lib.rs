@@ -3,11 +3,11 @@
 mod chart;
 mod error;
 pub mod experiment_bnaya;
+pub mod experiment_lifelong;
 pub mod experiment_silver;
 pub mod experiment_standley;
 pub mod footprints;
 pub mod live;
-pub mod load;
 pub mod path;
 pub mod run;
 pub mod run_optimal;
@@ -52,6 +52,9 @@ pub enum Experiment {
     /// Bnaya & Felner 2014: crowded 32×32 maps, 10..70 units, WHCA*(8,16,32),
     /// CO-WHCA*, CO-WHCA*P, HCA*, CO-HCA*, CO-HCA*P; and den520d with 10 units.
     Bnaya(experiment_bnaya::BnayaArgs),
+    /// Lifelong MAPF (League of Robot Runners, RHCR): every unit always has
+    /// a next task; throughput and planning time per tick.
+    Lifelong(experiment_lifelong::LifelongArgs),
 }
 
 /// Runs the command line; returns the process exit status.
@@ -70,6 +73,9 @@ pub fn main_with(cli: Cli) -> i32 {
                 .map_err(|e| CliError::Other(e.to_string()))
         }
         Command::Experiment(Experiment::Bnaya(args)) => experiment_bnaya::run(&args).map(|_| 0),
+        Command::Experiment(Experiment::Lifelong(args)) => {
+            experiment_lifelong::run(&args).map(|_| 0)
+        }
     };
     match result {
         Ok(code) => code,

@@ -6,12 +6,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use std::collections::HashMap as FxHashMap;
-
-use throng::agents::{AgentId, UnitId};
-use throng::engine::{EventKind, Simulation, UnitSpec};
-use throng::io::{Action, ScriptedEvent};
-use throng::map::{Instance, Rect};
+use throng::agents::AgentId;
+use throng::engine::{EventKind, Simulation};
+use throng::io::{Action, ScriptPlayer, ScriptedEvent};
 
 use super::error::CliError;
 use super::run::RunArgs;
@@ -132,11 +129,9 @@ struct OpenOrder {
 /// Drives one run: the script's events, the trace, the tick times.
 pub struct Driver {
     script_path: PathBuf,
+    /// The script, until the run starts; then the player.
     events: Vec<ScriptedEvent>,
-    next: usize,
-    labels: FxHashMap<String, UnitId>,
-    /// Per slot, the label of the unit living there.
-    slot_label: Vec<String>,
+    player: Option<ScriptPlayer>,
     trace: Option<Csv>,
     tick_times: Option<Csv>,
     /// Per slot, the order its unit is carrying out.
@@ -148,14 +143,9 @@ pub struct Driver {
 }
 
 impl Driver {
-    /// A driver for `events` (checked already) on `instance`'s units,
+    /// A driver for `events` (checked already); the starting units are
     /// labelled by their row.
-    pub fn new(
-        args: &RunArgs,
-        instance: &Instance,
-        events: Vec<ScriptedEvent>,
-    ) -> Result<Self, CliError> {
-        let slot_label: Vec<String> = (0..instance.len()).map(|i| i.to_string()).collect();
+    pub fn new(args: &RunArgs, events: Vec<ScriptedEvent>) -> Result<Self, CliError> {
         let trace = match &args.trace {
             Some(p) => Some(Csv::create(p, "tick,unit,x,y")?),
             None => None,
@@ -170,9 +160,7 @@ impl Driver {
         Ok(Driver {
             script_path: args.events.clone().unwrap_or_default(),
             events,
-            next: 0,
-            labels: FxHashMap::new(),
-            slot_label,
+            player: None,
             trace,
             tick_times,
             open: Vec::new(),
@@ -186,9 +174,8 @@ impl Driver {
     /// Applies the tick-0 events so that their units stand on the map at
     /// tick 0, and writes tick 0 of the trace.
     pub fn start(&mut self, sim: &mut Simulation) -> Result<(), CliError> {
-        for id in sim.units().collect::<Vec<_>>() {
-            self.labels.insert(id.slot().to_string(), id);
-        }
+        self.live = !self.events.is_empty();
+        self.player = Some(ScriptPlayer::new(std::mem::take(&mut self.events), sim));
         self.apply_due(sim, 0)?;
         sim.apply_commands();
         self.write_trace(sim)
@@ -196,7 +183,7 @@ impl Driver {
 
     /// Whether every event has been applied.
     pub fn done(&self) -> bool {
-        self.next == self.events.len()
+        self.player.as_ref().is_none_or(ScriptPlayer::done)
     }
 
     /// Applies the events of the tick the next step produces.
@@ -288,90 +275,53 @@ impl Driver {
     }
 
     fn apply_due(&mut self, sim: &mut Simulation, tick: u32) -> Result<(), CliError> {
-        while let Some(e) = self.events.get(self.next).filter(|e| e.tick <= tick) {
-            let e = e.clone();
-            self.next += 1;
-            self.live = true;
-            self.apply(sim, &e).map_err(|err| {
-                CliError::Other(format!(
-                    "{}:{}: the engine refused the event: {err}",
-                    self.script_path.display(),
-                    e.line
-                ))
-            })?;
-        }
-        Ok(())
-    }
-
-    fn apply(
-        &mut self,
-        sim: &mut Simulation,
-        e: &ScriptedEvent,
-    ) -> Result<(), throng::engine::SimError> {
-        let cell = |sim: &Simulation, (x, y): (u32, u32)| sim.cell(x as i64, y as i64);
-        let unit = |labels: &FxHashMap<String, UnitId>, l: &str| {
-            labels
-                .get(l)
-                .copied()
-                .expect("event scripts are checked before the run")
+        let Some(player) = &mut self.player else {
+            return Ok(());
         };
-        match &e.action {
-            Action::Spawn {
-                unit: label,
-                at,
-                goal,
-                priority,
-            } => {
-                let spec =
-                    UnitSpec::new(cell(sim, *at)?, cell(sim, *goal)?).with_priority(*priority);
-                let id = sim.spawn(spec)?;
+        let (open, orders) = (&mut self.open, &mut self.orders);
+        let next_tick = sim.ticks() + 1;
+        player
+            .apply_due(sim, tick, |e, unit, sim| {
+                let Some(id) = unit else {
+                    return;
+                };
                 let s = id.slot() as usize;
-                if s >= self.slot_label.len() {
-                    self.slot_label.resize(s + 1, String::new());
+                if s >= open.len() {
+                    open.resize(s + 1, None);
                 }
-                self.slot_label[s] = label.clone();
-                self.labels.insert(label.clone(), id);
-            }
-            Action::Despawn { unit: l } => {
-                let id = unit(&self.labels, l);
-                sim.despawn(id)?;
-                self.labels.remove(l);
-                if let Some(Some(_)) = self.open.get_mut(id.slot() as usize).map(Option::take) {
-                    self.orders.dropped += 1;
+                match &e.action {
+                    Action::Goal { goal, .. } => {
+                        let Ok(goal) = sim.cell(goal.0 as i64, goal.1 as i64) else {
+                            return;
+                        };
+                        orders.issued += 1;
+                        if open[s].is_some() {
+                            orders.superseded += 1;
+                        }
+                        open[s] = Some(OpenOrder {
+                            goal,
+                            tick: next_tick,
+                        });
+                    }
+                    Action::Stop { .. } => {
+                        if open[s].take().is_some() {
+                            orders.superseded += 1;
+                        }
+                    }
+                    Action::Despawn { .. } => {
+                        if open[s].take().is_some() {
+                            orders.dropped += 1;
+                        }
+                    }
+                    _ => {}
                 }
-            }
-            Action::Goal { unit: l, goal } => {
-                let g = cell(sim, *goal)?;
-                let id = unit(&self.labels, l);
-                sim.set_goal(id, g)?;
-                let s = id.slot() as usize;
-                if s >= self.open.len() {
-                    self.open.resize(s + 1, None);
-                }
-                self.orders.issued += 1;
-                if self.open[s].is_some() {
-                    self.orders.superseded += 1;
-                }
-                self.open[s] = Some(OpenOrder {
-                    goal: g,
-                    tick: sim.ticks() + 1,
-                });
-            }
-            Action::PushGoal { unit: l, goal } => {
-                let g = cell(sim, *goal)?;
-                sim.push_goal(unit(&self.labels, l), g)?;
-            }
-            Action::Stop { unit: l } => {
-                let id = unit(&self.labels, l);
-                sim.stop(id)?;
-                if let Some(Some(_)) = self.open.get_mut(id.slot() as usize).map(Option::take) {
-                    self.orders.superseded += 1;
-                }
-            }
-            Action::Block { from, to } => sim.block(Rect::new(*from, *to))?,
-            Action::Unblock { from, to } => sim.unblock(Rect::new(*from, *to))?,
-        }
-        Ok(())
+            })
+            .map_err(|(line, err)| {
+                CliError::Other(format!(
+                    "{}:{line}: the engine refused the event: {err}",
+                    self.script_path.display()
+                ))
+            })
     }
 
     fn write_trace(&mut self, sim: &Simulation) -> Result<(), CliError> {
@@ -387,7 +337,7 @@ impl Driver {
                 continue;
             }
             let (x, y) = grid.xy(agents.position[a.index()]);
-            let label = &self.slot_label[a.index()];
+            let label = self.player.as_ref().map_or("", |p| p.label(id.slot()));
             csv.line(format_args!("{tick},{label},{x},{y}"))?;
         }
         Ok(())

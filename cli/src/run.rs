@@ -142,9 +142,9 @@ pub struct RunArgs {
 
 impl RunArgs {
     /// The generated load these arguments ask for.
-    pub fn load(&self) -> super::load::Load {
+    pub fn load(&self) -> throng::io::Load {
         let ticks = self.max_ticks.unwrap_or(100);
-        super::load::Load {
+        throng::io::Load {
             orders_every: self.orders_every.unwrap_or(0),
             orders: self.orders.unwrap_or(50),
             buildings_every: self.buildings_every.unwrap_or(0),
@@ -368,7 +368,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         );
         bar
     });
-    let mut driver = super::live::Driver::new(&args, &instance, script.unwrap_or_default())?;
+    let mut driver = super::live::Driver::new(&args, script.unwrap_or_default())?;
     driver.start(&mut sim)?;
     if !budgeted {
         sim.initialize();

@@ -63,6 +63,12 @@ pub enum SimError {
         /// What it may be.
         expected: &'static str,
     },
+    /// An event script names a unit label that was never spawned.
+    #[error("no unit is labelled `{label}`")]
+    UnknownLabel {
+        /// The label.
+        label: String,
+    },
     /// A group order with no units.
     #[error("a group order needs at least one unit")]
     EmptyGroup,

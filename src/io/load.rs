@@ -6,8 +6,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use throng::io::{Action, ScriptedEvent};
-use throng::map::Grid;
+use super::{Action, ScriptedEvent};
+use crate::map::Grid;
 
 /// How heavy the stream is. A rate of 0 turns that kind of call off.
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,7 +46,7 @@ impl Load {
     pub fn events(&self, grid: &Grid, initial: usize, ticks: u32, seed: u64) -> Vec<ScriptedEvent> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x10AD);
         let open: Vec<(u32, u32)> = (0..grid.cell_count() as u32)
-            .map(throng::map::Cell)
+            .map(crate::map::Cell)
             .filter(|&c| grid.is_passable(c))
             .map(|c| grid.xy(c))
             .collect();
