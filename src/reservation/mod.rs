@@ -6,4 +6,4 @@ mod sync;
 mod table;
 
 pub use entry::{Entry, MAX_AGENTS, MAX_CELLS};
-pub use table::{ClaimError, ReservationTable, StepView};
+pub use table::{ClaimError, ReservationTable, StepView, MAX_HORIZON};

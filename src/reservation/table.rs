@@ -172,37 +172,40 @@ fn unpack_hold(word: u64) -> Option<(AgentId, u32)> {
     (owner != NO_OWNER).then(|| (AgentId(owner as u32 - 1), (word >> 32) as u32))
 }
 
-impl ReservationTable {
-    /// A table for a map of `cells` cells, reserving up to `horizon` ticks ahead
-    /// (ticks `now .. now + horizon`), sized for about `claims_per_tick` claims
-    /// in any one tick.
-    ///
-    /// # Panics
-    /// If the map or the unit count exceed what a slot can encode.
-    pub fn new(cells: usize, horizon: u32, claims_per_tick: usize) -> Self {
-        Self::for_map(cells as u32, 1.max(cells as u32), horizon, claims_per_tick)
-    }
+/// Longest horizon a table accepts, in ticks (`2^24`, about 16.8 million):
+/// the ring's length, `horizon` rounded up to a power of two, then always
+/// fits a `u32`, and `now + horizon` cannot wrap in any run shorter than
+/// four billion ticks. Every layer costs memory, so callers bound their
+/// horizons well below this (see [`ReservationTable::memory_for`]).
+pub const MAX_HORIZON: u32 = 1 << 24;
 
-    /// Like [`ReservationTable::new`] for a `width`-wide map of `cells` cells:
-    /// slots are placed by the cells' Morton (Z-order) codes, so the lookups
-    /// of one search, all around one spot, land in a few cache lines (a
-    /// random hash made four in five of the searches' time cache misses on
-    /// a 512×512 map). On a map no larger than a layer, no two cells share a
-    /// home slot.
-    pub fn for_map(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
-        let cells = cells as usize;
-        let width = width.max(1);
-        let height = (cells as u32).div_ceil(width).max(1);
-        assert!(
-            cells as u64 <= MAX_CELLS as u64,
-            "map too large for the reservation table"
-        );
-        assert!(horizon >= 2, "horizon must cover at least two ticks");
+/// The sizes a table's constructor picks, shared with its memory estimate.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Map cells.
+    cells: u32,
+    /// Layers in the ring.
+    ring: u32,
+    /// Slots per layer.
+    capacity: usize,
+    /// Bits of the map's larger side, rounded up to a power of two.
+    side_bits: u32,
+}
+
+impl Layout {
+    /// `horizon` in `2..=MAX_HORIZON`, `cells <= MAX_CELLS`.
+    fn new(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
+        debug_assert!((2..=MAX_HORIZON).contains(&horizon) && cells <= MAX_CELLS);
+        // A real map is never wider than its cell count; the clamp keeps
+        // the power-of-two rounding below from overflowing on any input.
+        let width = width.clamp(1, cells.max(1));
+        let height = cells.div_ceil(width).max(1);
         let ring = horizon.next_power_of_two();
         // Load at most one half. Denser layers measured faster than sparser
         // ones (fewer cache misses) on the 10,000-unit stress run: 2× the
-        // claims beat 4× by 13% per tick.
-        let hashed = (claims_per_tick.max(16) * 2).next_power_of_two();
+        // claims beat 4× by 13% per tick. (Never more slots than a layer
+        // can address: a cell's claim is one slot.)
+        let hashed = (claims_per_tick.clamp(16, 1 << 30) * 2).next_power_of_two();
         // A small map gets one slot per Morton code: every lookup is a single
         // load, never a probe run (Silver's 32×32 set-up: 1,024 slots a layer).
         let side_bits = width.max(height).next_power_of_two().trailing_zeros();
@@ -212,6 +215,68 @@ impl ReservationTable {
         } else {
             hashed
         };
+        Layout {
+            cells,
+            ring,
+            capacity,
+            side_bits,
+        }
+    }
+
+    /// Bytes of the layers, holds, requests and home slots (saturating).
+    fn bytes(self) -> u64 {
+        let cells = self.cells as u64;
+        let padded = std::mem::size_of::<CachePadded<Layer>>() as u64;
+        let layer = (self.capacity as u64 + cells.div_ceil(64))
+            .saturating_mul(8)
+            .saturating_add(padded);
+        (self.ring as u64)
+            .saturating_mul(layer)
+            .saturating_add(cells.saturating_mul(8 + 8 + 4))
+    }
+}
+
+impl ReservationTable {
+    /// A table for a map of `cells` cells, reserving up to `horizon` ticks ahead
+    /// (ticks `now .. now + horizon`), sized for about `claims_per_tick` claims
+    /// in any one tick. `horizon` is clamped to `2..=`[`MAX_HORIZON`].
+    ///
+    /// # Panics
+    /// If the map has more than [`MAX_CELLS`] cells.
+    pub fn new(cells: usize, horizon: u32, claims_per_tick: usize) -> Self {
+        let cells = u32::try_from(cells).unwrap_or(u32::MAX);
+        Self::for_map(cells, 1.max(cells), horizon, claims_per_tick)
+    }
+
+    /// Like [`ReservationTable::new`] for a `width`-wide map of `cells` cells:
+    /// slots are placed by the cells' Morton (Z-order) codes, so the lookups
+    /// of one search, all around one spot, land in a few cache lines (a
+    /// random hash made four in five of the searches' time cache misses on
+    /// a 512×512 map). On a map no larger than a layer, no two cells share a
+    /// home slot.
+    ///
+    /// `horizon` is clamped to `2..=`[`MAX_HORIZON`]: a table always covers
+    /// the current tick and the next, and never allocates more layers than
+    /// the largest horizon (see [`ReservationTable::memory_for`] for what a
+    /// horizon costs).
+    ///
+    /// # Panics
+    /// If the map has more than [`MAX_CELLS`] cells.
+    pub fn for_map(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
+        assert!(
+            cells <= MAX_CELLS,
+            "map too large for the reservation table"
+        );
+        let horizon = horizon.clamp(2, MAX_HORIZON);
+        let layout = Layout::new(cells, width, horizon, claims_per_tick);
+        let Layout {
+            ring,
+            capacity,
+            side_bits,
+            ..
+        } = layout;
+        let cells = cells as usize;
+        let width = width.max(1);
         let layers = (0..ring)
             .map(|_| {
                 CachePadded::new(Layer {
@@ -271,6 +336,20 @@ impl ReservationTable {
             + self.holds.len()
             + self.requests.len())
             + 4 * self.homes.len()
+    }
+
+    /// Bytes a table built by [`ReservationTable::for_map`] with these
+    /// arguments would hold, computed without building it (saturating, so
+    /// any arguments give an answer): what a caller checks against its
+    /// memory budget before asking for a long horizon on a large map.
+    pub fn memory_for(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> u64 {
+        let layout = Layout::new(
+            cells.min(MAX_CELLS),
+            width,
+            horizon.clamp(2, MAX_HORIZON),
+            claims_per_tick,
+        );
+        layout.bytes()
     }
 
     /// Moves to the next tick: the layer of the tick that passed is recycled.
