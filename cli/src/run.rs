@@ -215,6 +215,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
 /// Runs the simulation the arguments describe and returns its summary.
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let mut args = args.with_profile()?;
+    super::limits::check(&args)?;
     if let Some(algorithm) = args
         .planner
         .as_deref()
@@ -241,6 +242,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(path) = &args.save_map {
         write_file(path, write_map(&instance.grid))?;
     }
+    super::limits::check_memory(&config, &instance)?;
     let mut sim = Simulation::new(&instance, config);
     let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {
         let bar = ProgressBar::new(config.max_ticks as u64);
