@@ -915,6 +915,34 @@ mod tests {
     }
 
     #[test]
+    fn any_horizon_is_clamped_not_a_panic() {
+        assert_eq!(ReservationTable::new(10, 0, 4).horizon(), 2);
+        assert_eq!(ReservationTable::new(10, 1, 4).horizon(), 2);
+        // The largest horizon is priced, not built: 2^24 layers.
+        let most = ReservationTable::memory_for(100, 10, MAX_HORIZON, 8);
+        assert_eq!(ReservationTable::memory_for(100, 10, u32::MAX, 8), most);
+        assert!(most > (MAX_HORIZON as u64) * 256, "{most}");
+        // Absurd arguments saturate instead of wrapping.
+        let huge = ReservationTable::memory_for(u32::MAX, u32::MAX, u32::MAX, usize::MAX);
+        assert!(huge >= most);
+    }
+
+    #[test]
+    fn the_estimate_covers_what_a_table_holds() {
+        for (cells, width, horizon, claims) in [
+            (100, 10, 4, 8),
+            (4096, 64, 18, 200),
+            (90_000, 300, 33, 4000),
+        ] {
+            let t = ReservationTable::for_map(cells, width, horizon, claims);
+            let estimate = ReservationTable::memory_for(cells, width, horizon, claims);
+            let held = t.memory_bytes() as u64;
+            assert!(estimate >= held, "{estimate} < {held}");
+            assert!(estimate <= held + held / 4 + 4096, "{estimate} vs {held}");
+        }
+    }
+
+    #[test]
     fn many_generations_never_alias() {
         let mut t = ReservationTable::new(10, 2, 4);
         t.claim(Cell(3), 1, AgentId(7), 0).unwrap();
