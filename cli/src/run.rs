@@ -136,7 +136,12 @@ impl RunArgs {
 pub fn read_profile(path: &Path) -> Result<RunArgs, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Other(format!("{}: cannot read profile: {e}", path.display())))?;
-    toml::from_str(&text)
+    parse_profile(&text, path)
+}
+
+/// Parses the text of a TOML profile; `path` is used in error messages.
+pub fn parse_profile(text: &str, path: &Path) -> Result<RunArgs, CliError> {
+    toml::from_str(text)
         .map_err(|e| CliError::Other(format!("{}: {}", path.display(), e.to_string().trim_end())))
 }
 
