@@ -6,6 +6,7 @@ pub mod experiment_bnaya;
 pub mod experiment_silver;
 pub mod experiment_standley;
 pub mod footprints;
+pub mod fuzz;
 pub mod limits;
 pub mod path;
 pub mod run;
