@@ -942,6 +942,83 @@ mod tests {
         }
     }
 
+    /// Threads claim and release the same few cells at the same ticks:
+    /// whenever a claim succeeds, its thread is the cell's only owner at
+    /// that tick until it releases it. A counter per (cell, tick) checks
+    /// it, and the table must name the claimant as owner meanwhile. The
+    /// cells share home slots on a hashed layer (a 1-row map too wide for
+    /// direct slots), so claims race on probe runs, not only on one slot.
+    /// Small enough for Miri (`.ci/miri`).
+    #[test]
+    fn concurrent_claims_have_one_owner() {
+        use std::sync::atomic::AtomicU32;
+        #[cfg(miri)]
+        const ROUNDS: u32 = 2;
+        #[cfg(not(miri))]
+        const ROUNDS: u32 = 20;
+        #[cfg(miri)]
+        const STEPS: u32 = 40;
+        #[cfg(not(miri))]
+        const STEPS: u32 = 5_000;
+        const THREADS: u32 = 3;
+        const HORIZON: u32 = 4;
+        let cells = [Cell(0), Cell(1), Cell(32), Cell(33), Cell(64)];
+        let mut t = ReservationTable::for_map(1024, 1024, HORIZON, 4);
+        assert!(!t.direct, "the test wants probe runs");
+        let holders: Vec<AtomicU32> = (0..cells.len() * HORIZON as usize)
+            .map(|_| AtomicU32::new(0))
+            .collect();
+        let claimed = AtomicU32::new(0);
+        for round in 0..ROUNDS {
+            let now = t.now();
+            std::thread::scope(|scope| {
+                for thread in 0..THREADS {
+                    let (t, holders, claimed) = (&t, &holders, &claimed);
+                    scope.spawn(move || {
+                        let a = AgentId(thread);
+                        let mut rng =
+                            0x9E37_79B9_7F4A_7C15u64 ^ (thread as u64 + 1) << 17 ^ round as u64;
+                        let mut next = |n: usize| {
+                            rng ^= rng << 13;
+                            rng ^= rng >> 7;
+                            rng ^= rng << 17;
+                            (rng % n as u64) as usize
+                        };
+                        for _ in 0..STEPS {
+                            let (c, dt) = (next(cells.len()), next(HORIZON as usize));
+                            let (cell, tick) = (cells[c], now + dt as u32);
+                            let count = &holders[c * HORIZON as usize + dt];
+                            match t.claim(cell, tick, a, 0) {
+                                Ok(()) => {
+                                    claimed.fetch_add(1, Ordering::Relaxed);
+                                    assert_eq!(
+                                        count.fetch_add(1, Ordering::AcqRel),
+                                        0,
+                                        "two owners of {cell:?} at {tick}"
+                                    );
+                                    assert_eq!(t.layer_owner(cell, tick), Some(a));
+                                    assert!(!t.is_free(cell, tick, AgentId(THREADS)));
+                                    count.fetch_sub(1, Ordering::AcqRel);
+                                    t.release(cell, tick, a);
+                                }
+                                Err(ClaimError::Taken(b)) => assert_ne!(a, b),
+                                Err(e) => panic!("claim of {cell:?} at {tick}: {e:?}"),
+                            }
+                        }
+                    });
+                }
+            });
+            // Every claim was released: the cells are free again.
+            for &cell in &cells {
+                for tick in now..now + HORIZON {
+                    assert_eq!(t.layer_owner(cell, tick), None);
+                }
+            }
+            t.advance();
+        }
+        assert!(claimed.load(Ordering::Relaxed) > 0);
+    }
+
     #[test]
     fn many_generations_never_alias() {
         let mut t = ReservationTable::new(10, 2, 4);
