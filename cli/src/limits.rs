@@ -16,6 +16,7 @@ use throng::planner::PlannerKind;
 use throng::reservation::ReservationTable;
 
 use super::error::CliError;
+use super::footprints::FootprintArgs;
 use super::run::{parse_connectivity, RunArgs};
 
 /// WHCA* and CO-WHCA* windows, in ticks. A window is how far ahead a unit
@@ -108,6 +109,20 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
                 )));
             }
         }
+    }
+    Ok(())
+}
+
+/// Checks the settings of `throng footprints` against the same ranges:
+/// window, turn limit, units and generated map size.
+pub fn check_footprints(args: &FootprintArgs) -> Result<(), CliError> {
+    in_range("window", Some(args.window), &WINDOW)?;
+    in_range("max-ticks", Some(args.max_ticks), &MAX_TICKS)?;
+    in_range("units", Some(args.units), &AGENTS)?;
+    if args.map.is_none() {
+        args.generate
+            .parse::<GeneratorSpec>()
+            .map_err(|e| CliError::Usage(format!("--generate: {e}")))?;
     }
     Ok(())
 }

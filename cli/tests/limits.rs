@@ -1,4 +1,4 @@
-//! Every setting of `throng run` has a range: out of it, the command exits
+//! Every setting of `throng run` (and `throng footprints`) has a range: out of it, the command exits
 //! with status 2 and an error naming the flag, the value and the range,
 //! quickly and without allocating what the value asked for. The reader
 //! checks of `throng validate` and scenarios are here too: an empty or
@@ -251,4 +251,27 @@ fn every_scenario_row_must_fit_the_map() {
         &run_args(&["--map", m, "--scen", s, "--agents", "1"]),
         "s.scen:3: row is for a 40x30 map, but the map is 4x3",
     );
+}
+
+#[test]
+fn footprints_settings_are_bounded() {
+    for (extra, needle) in [
+        (
+            ["--window", "100000"],
+            "--window 100000 is out of range: expected 2..=1024",
+        ),
+        (
+            ["--window", "4294967295"],
+            "--window 4294967295 is out of range",
+        ),
+        (
+            ["--max-ticks", "4294967295"],
+            "--max-ticks 4294967295 is out of range",
+        ),
+        (["--units", "0"], "--units 0 is out of range"),
+    ] {
+        let mut args = vec!["footprints"];
+        args.extend_from_slice(&extra);
+        expect_usage_error(&args, needle);
+    }
 }

@@ -152,7 +152,7 @@ fn mutate(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
 
 fn exercise(target: &str, harness: fn(&[u8]) -> bool) {
     let seeds = seeds(target);
-    let mut rng = Rng(0x5EED_0000 ^ target.len() as u64 * 0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(0x5EED_0000 ^ (target.len() as u64 * 0x9E37_79B9_7F4A_7C15));
     let mut inputs: Vec<Vec<u8>> = seeds.clone();
     while inputs.len() < INPUTS {
         inputs.push(mutate(&mut rng, &seeds));

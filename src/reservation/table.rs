@@ -977,7 +977,7 @@ mod tests {
                     scope.spawn(move || {
                         let a = AgentId(thread);
                         let mut rng =
-                            0x9E37_79B9_7F4A_7C15u64 ^ (thread as u64 + 1) << 17 ^ round as u64;
+                            0x9E37_79B9_7F4A_7C15u64 ^ ((thread as u64 + 1) << 17) ^ round as u64;
                         let mut next = |n: usize| {
                             rng ^= rng << 13;
                             rng ^= rng >> 7;
