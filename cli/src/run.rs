@@ -238,6 +238,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     }
     let config = sim_config(&args)?;
     let instance = load_instance(&args)?;
+    super::limits::check_memory(&config, &instance)?;
     for unit in instance.unreachable_units() {
         if !args.quiet {
             let (x, y) = instance.grid.xy(instance.goals[unit]);
@@ -247,7 +248,6 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(path) = &args.save_map {
         write_file(path, write_map(&instance.grid))?;
     }
-    super::limits::check_memory(&config, &instance)?;
     let mut sim = Simulation::new(&instance, config);
     let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {
         let bar = ProgressBar::new(config.max_ticks as u64);
