@@ -393,3 +393,28 @@ mod property {
         }
     }
 }
+
+#[test]
+fn a_window_beyond_the_range_is_an_error() {
+    let grid = Arc::new(Grid::from_rows(&["...", "...", "..."], Connectivity::Four));
+    let units = || {
+        vec![FootprintUnit {
+            start: grid.cell(0, 0),
+            goal: grid.cell(2, 2),
+            shape: SMALL,
+        }]
+    };
+    for window in [throng::footprint::MAX_WINDOW + 1, u32::MAX] {
+        assert_eq!(
+            FootprintPlanner::new(grid.clone(), units(), window, &no_curves).err(),
+            Some(FootprintError::BadWindow { window })
+        );
+    }
+    assert!(FootprintPlanner::new(
+        grid.clone(),
+        units(),
+        throng::footprint::MAX_WINDOW,
+        &no_curves
+    )
+    .is_ok());
+}

@@ -13,7 +13,10 @@ const LEN: u32 = 40;
 fn corridor() -> Arc<Grid> {
     let wall = "@".repeat(LEN as usize + 2);
     let row = format!("@{}@", ".".repeat(LEN as usize));
-    Arc::new(Grid::from_rows(&[&wall, &row, &row, &row, &wall], Connectivity::Four))
+    Arc::new(Grid::from_rows(
+        &[&wall, &row, &row, &row, &wall],
+        Connectivity::Four,
+    ))
 }
 
 /// Ticks the crossing unit takes from (1,2) to (LEN,2) with `crowd` units
@@ -41,7 +44,9 @@ fn crossing(crowd: &[(u32, u32)], counterflow: bool, priority: u8) -> (u32, usiz
         sim.step();
     }
     let (from, to) = (sim.cell(1, 2).unwrap(), sim.cell(LEN as i64, 2).unwrap());
-    let crosser = sim.spawn(UnitSpec::new(from, to).with_priority(priority)).unwrap();
+    let crosser = sim
+        .spawn(UnitSpec::new(from, to).with_priority(priority))
+        .unwrap();
     let start = sim.ticks() + 1;
     let mut arrived = None;
     for _ in 0..400 {
@@ -57,7 +62,11 @@ fn crossing(crowd: &[(u32, u32)], counterflow: bool, priority: u8) -> (u32, usiz
 /// dense crowd with one gap per column, never in a straight line.
 fn parked_crowd() -> Vec<(u32, u32)> {
     (4..LEN - 2)
-        .flat_map(|x| (1..=3).filter(move |&y| y != 1 + x % 3).map(move |y| (x, y)))
+        .flat_map(|x| {
+            (1..=3)
+                .filter(move |&y| y != 1 + x % 3)
+                .map(move |y| (x, y))
+        })
         .collect()
 }
 

@@ -51,6 +51,7 @@ pub struct FootprintArgs {
 
 /// Runs; prints a summary. Returns whether the validator found nothing.
 pub fn run(args: &FootprintArgs) -> Result<bool, CliError> {
+    super::limits::check_footprints(args)?;
     let conn = parse_connectivity(args.connectivity)?;
     for (name, share) in [("--large", args.large), ("--slow", args.slow)] {
         if !(0.0..=1.0).contains(&share) {

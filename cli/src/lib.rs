@@ -7,6 +7,8 @@ pub mod experiment_lifelong;
 pub mod experiment_silver;
 pub mod experiment_standley;
 pub mod footprints;
+pub mod fuzz;
+pub mod limits;
 pub mod live;
 pub mod path;
 pub mod run;

@@ -217,7 +217,12 @@ impl RunArgs {
 pub fn read_profile(path: &Path) -> Result<RunArgs, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Other(format!("{}: cannot read profile: {e}", path.display())))?;
-    toml::from_str(&text)
+    parse_profile(&text, path)
+}
+
+/// Parses the text of a TOML profile; `path` is used in error messages.
+pub fn parse_profile(text: &str, path: &Path) -> Result<RunArgs, CliError> {
+    toml::from_str(text)
         .map_err(|e| CliError::Other(format!("{}: {}", path.display(), e.to_string().trim_end())))
 }
 
@@ -304,6 +309,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
 /// Runs the simulation the arguments describe and returns its summary.
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let mut args = args.with_profile()?;
+    super::limits::check(&args)?;
     if let Some(algorithm) = args
         .planner
         .as_deref()
@@ -321,6 +327,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     }
     let config = sim_config(&args)?;
     let instance = load_instance(&args)?;
+    super::limits::check_memory(&config, &instance)?;
     for unit in instance.unreachable_units() {
         if !args.quiet {
             let (x, y) = instance.grid.xy(instance.goals[unit]);

@@ -58,4 +58,17 @@ pub enum FootprintError {
         /// "start" or "goal".
         what: &'static str,
     },
+    /// A window longer than [`MAX_WINDOW`] ticks.
+    #[error("window {window} is out of range: expected 2..={}", MAX_WINDOW)]
+    BadWindow {
+        /// The window asked for.
+        window: u32,
+    },
 }
+
+/// Longest window [`FootprintPlanner::new`] accepts, in steps: a slow
+/// unit's window spans up to 16 ticks a step, and the reservation table
+/// keeps a layer per tick of the longest, so beyond a thousand steps the
+/// table, not the plan, is what a window buys. (A shorter window than 2 is
+/// taken as 2.)
+pub const MAX_WINDOW: u32 = 1024;

@@ -78,13 +78,16 @@ impl FootprintPlanner {
     /// A planner for `units` on `grid`, each with the steps of the grid's
     /// connectivity plus the `extra` actions made for its shape (curves).
     /// Bodies must fit the map at their starts and goals, and no two may
-    /// overlap there.
+    /// overlap there; `window` may be at most [`MAX_WINDOW`](super::MAX_WINDOW).
     pub fn new(
         grid: Arc<Grid>,
         units: Vec<FootprintUnit>,
         window: u32,
         extra: &dyn Fn(UnitShape) -> Vec<super::Action>,
     ) -> Result<Self, FootprintError> {
+        if window > super::MAX_WINDOW {
+            return Err(FootprintError::BadWindow { window });
+        }
         let window = window.max(2);
         let mut sets: FxHashMap<UnitShape, Arc<ActionSet>> = FxHashMap::default();
         let mut fit_grids: FxHashMap<u32, Arc<Grid>> = FxHashMap::default();

@@ -114,6 +114,7 @@ impl PlanFile {
         let mut plan = PlanFile::default();
         let mut agents: Option<usize> = None;
         let mut in_solution = false;
+        let mut last_line = 0;
         for (i, raw) in text.lines().enumerate() {
             let no = i + 1;
             let line = raw.trim();
@@ -135,15 +136,20 @@ impl PlanFile {
                     ));
                 }
                 let row = parse_pairs(rest).map_err(|m| err(no, m))?;
-                if let Some(n) = agents {
-                    if row.len() != n {
-                        return Err(err(
-                            no,
-                            format!("tick {t} lists {} units, expected {n}", row.len()),
-                        ));
-                    }
+                // Without `agents=`, the starts or else the first row set the count.
+                let n = *agents.get_or_insert(if plan.starts.is_empty() {
+                    row.len()
+                } else {
+                    plan.starts.len()
+                });
+                if row.len() != n {
+                    return Err(err(
+                        no,
+                        format!("tick {t} lists {} units, expected {n}", row.len()),
+                    ));
                 }
                 plan.steps.push(row);
+                last_line = no;
                 continue;
             }
             let (key, value) = line
@@ -164,23 +170,48 @@ impl PlanFile {
                 "comp_time" => plan.comp_time_ms = value.trim().parse().unwrap_or(0.0),
                 "starts" => plan.starts = parse_pairs(value).map_err(|m| err(no, m))?,
                 "goals" => plan.goals = parse_pairs(value).map_err(|m| err(no, m))?,
-                "solution" => in_solution = true,
+                "solution" => {
+                    in_solution = true;
+                    last_line = no;
+                }
                 _ => {}
-            }
-        }
-        if let Some(n) = agents {
-            if plan.starts.is_empty() {
-                plan.starts = plan.steps.first().cloned().unwrap_or_default();
-            }
-            if plan.starts.len() != n {
-                return Err(err(
-                    0,
-                    format!("agents={n} but {} starts", plan.starts.len()),
-                ));
             }
         }
         if !in_solution {
             return Err(err(0, "no `solution=` section".into()));
+        }
+        // An empty or cut-off plan must not pass as a valid one.
+        let Some(first) = plan.steps.first() else {
+            return Err(err(
+                last_line,
+                "`solution=` lists no ticks: the plan is empty or truncated".into(),
+            ));
+        };
+        let n = agents.unwrap_or(first.len());
+        if n == 0 {
+            return Err(err(last_line, "the plan has no units".into()));
+        }
+        if plan.starts.is_empty() {
+            plan.starts = first.clone();
+        }
+        if plan.starts.len() != n {
+            return Err(err(
+                0,
+                format!("{n} units but {} starts", plan.starts.len()),
+            ));
+        }
+        if !plan.goals.is_empty() && plan.goals.len() != n {
+            return Err(err(0, format!("{n} units but {} goals", plan.goals.len())));
+        }
+        let last_tick = plan.steps.len() as u64 - 1;
+        if plan.makespan > last_tick {
+            return Err(err(
+                last_line,
+                format!(
+                    "makespan={} but the plan ends at tick {last_tick}: the plan is truncated",
+                    plan.makespan
+                ),
+            ));
         }
         Ok(plan)
     }
@@ -208,8 +239,9 @@ fn parse_pairs(s: &str) -> Result<Vec<(u32, u32)>, String> {
     Ok(out)
 }
 
+/// The first 20 characters of `s`, for messages.
 fn truncate(s: &str) -> &str {
-    &s[..s.len().min(20)]
+    s.char_indices().nth(20).map_or(s, |(i, _)| &s[..i])
 }
 
 #[cfg(test)]
@@ -222,8 +254,8 @@ mod tests {
             map_file: "m.map".into(),
             solver: "whca".into(),
             solved: true,
-            soc: 3,
-            makespan: 2,
+            soc: 1,
+            makespan: 1,
             comp_time_ms: 1.5,
             starts: vec![(0, 0), (1, 1)],
             goals: vec![(1, 0), (1, 1)],
@@ -233,5 +265,52 @@ mod tests {
         assert!(text.contains("1:(1,0),(1,1),\n"));
         let back = PlanFile::parse(&text, Path::new("p.txt")).unwrap();
         assert_eq!(back, plan);
+    }
+
+    fn parse_err(text: &str) -> String {
+        PlanFile::parse(text, Path::new("p.txt"))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn empty_and_truncated_plans_are_errors() {
+        assert_eq!(
+            parse_err("solution=\n"),
+            "p.txt:1: `solution=` lists no ticks: the plan is empty or truncated"
+        );
+        assert_eq!(
+            parse_err("agents=2\nsolution=\n\n"),
+            "p.txt:2: `solution=` lists no ticks: the plan is empty or truncated"
+        );
+        assert_eq!(
+            parse_err("solution=\n0:\n"),
+            "p.txt:2: the plan has no units"
+        );
+        // A tail cut off: fewer ticks than the makespan says.
+        assert_eq!(
+            parse_err("agents=1\nmakespan=3\nsolution=\n0:(0,0),\n1:(1,0),\n"),
+            "p.txt:5: makespan=3 but the plan ends at tick 1: the plan is truncated"
+        );
+        // A last row cut short, with or without `agents=`.
+        assert_eq!(
+            parse_err("agents=2\nsolution=\n0:(0,0),(1,1),\n1:(1,0),\n"),
+            "p.txt:4: tick 1 lists 1 units, expected 2"
+        );
+        assert_eq!(
+            parse_err("solution=\n0:(0,0),(1,1),\n1:(1,0),\n"),
+            "p.txt:3: tick 1 lists 1 units, expected 2"
+        );
+        assert_eq!(
+            parse_err("solution=\n0:(0,0),(1,1),\n1:(1,0),(1,"),
+            "p.txt:3: unclosed `(` at `(1,`"
+        );
+    }
+
+    #[test]
+    fn messages_cut_long_text_on_a_character_boundary() {
+        // 19 ASCII bytes then a 3-byte character across byte 20.
+        let e = parse_err("solution=\n0:(0,0),x234567890123456789\u{20ac}\u{20ac}\n");
+        assert!(e.contains("expected `(`"), "{e}");
     }
 }

@@ -10,6 +10,13 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{Cell, Connectivity, Grid, Instance, MapError};
 
+/// Most cells a generated map may have: 4096×4096, about five times the
+/// largest benchmark map the project runs (1800×1912) and well under what
+/// the reservation table can address
+/// ([`MAX_CELLS`](crate::reservation::MAX_CELLS)). A larger spec is an error
+/// rather than minutes of generation and gigabytes of memory.
+pub const MAX_GENERATED_CELLS: u64 = 1 << 24;
+
 /// Size and obstacle density of a generated map, written `WxH[:DENSITY]`
 /// (`32x32:0.2`; the density defaults to 0.2).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,9 +45,11 @@ impl std::str::FromStr for GeneratorSpec {
         let (w, h) = size.split_once(['x', 'X']).ok_or_else(bad)?;
         let width: u32 = w.parse().map_err(|_| bad())?;
         let height: u32 = h.parse().map_err(|_| bad())?;
-        if width == 0 || height == 0 || width as u64 * height as u64 > (1 << 30) {
+        let cells = width as u64 * height as u64;
+        if width == 0 || height == 0 || cells > MAX_GENERATED_CELLS {
             return Err(MapError::Invalid(format!(
-                "generator spec `{s}`: size out of range"
+                "generator spec `{s}`: {width}x{height} is out of range; width and height must be \
+                 at least 1 and the map at most {MAX_GENERATED_CELLS} cells (e.g. 4096x4096)"
             )));
         }
         if !(0.0..1.0).contains(&density) {
@@ -139,5 +148,14 @@ mod tests {
     fn bad_spec_is_an_error() {
         assert!("32by32".parse::<GeneratorSpec>().is_err());
         assert!("32x32:1.5".parse::<GeneratorSpec>().is_err());
+        assert!("32x32:NaN".parse::<GeneratorSpec>().is_err());
+        assert!("0x32".parse::<GeneratorSpec>().is_err());
+        assert!("4096x4096".parse::<GeneratorSpec>().is_ok());
+        let e = "4097x4096"
+            .parse::<GeneratorSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at most 16777216 cells"), "{e}");
+        assert!("4294967295x4294967295".parse::<GeneratorSpec>().is_err());
     }
 }

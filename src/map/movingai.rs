@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Connectivity, Grid, MapError};
+use crate::reservation::MAX_CELLS;
 
 /// Reads a MovingAI `.map` file.
 pub fn read_map(path: &Path, connectivity: Connectivity) -> Result<Grid, MapError> {
@@ -63,11 +64,18 @@ pub fn parse_map(text: &str, path: &Path, connectivity: Connectivity) -> Result<
             "width and height must be positive",
         ));
     }
-    if width as u64 * height as u64 > u32::MAX as u64 / 2 {
-        return Err(MapError::syntax(path, hl, "map too large"));
+    let cells = width as u64 * height as u64;
+    if cells > MAX_CELLS as u64 {
+        return Err(MapError::syntax(
+            path,
+            hl,
+            format!("map too large: {width}x{height} is {cells} cells, at most {MAX_CELLS}"),
+        ));
     }
     header("map")?;
-    let mut passable = Vec::with_capacity(width as usize * height as usize);
+    // Never reserve more than the text can fill: a header may claim a huge
+    // map over a few bytes of rows.
+    let mut passable = Vec::with_capacity((cells as usize).min(text.len()));
     let mut rows = 0u32;
     let mut last_line = wl + 1;
     for (no, line) in lines.by_ref() {
@@ -143,6 +151,8 @@ pub struct ScenarioEntry {
     pub start: (u32, u32),
     /// Goal column and row.
     pub goal: (u32, u32),
+    /// Map width and height the row declares.
+    pub map_size: (u32, u32),
     /// Optimal single-unit path length given by the file.
     pub optimal_length: f64,
     /// 1-based line in the file.
@@ -156,7 +166,7 @@ pub struct Scenario {
     pub path: PathBuf,
     /// Its rows in order.
     pub entries: Vec<ScenarioEntry>,
-    /// Map size the rows declare (from the first row).
+    /// Map size the first row declares (each row's own is in its entry).
     pub map_size: Option<(u32, u32)>,
 }
 
@@ -246,6 +256,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, MapError> {
         entries.push(ScenarioEntry {
             bucket,
             map: f[1].to_string(),
+            map_size: (width, height),
             start,
             goal,
             optimal_length,
@@ -302,6 +313,24 @@ impl Instance {
                     ),
                 });
             }
+        }
+        // Every row names the map's size, not only the first: a row for
+        // another map is a corrupt or spliced file even when unused.
+        if let Some(e) = scenario
+            .entries
+            .iter()
+            .find(|e| e.map_size != (grid.width(), grid.height()))
+        {
+            let (w, h) = e.map_size;
+            return Err(MapError::syntax(
+                &scenario.path,
+                e.line,
+                format!(
+                    "row is for a {w}x{h} map, but the map is {}x{}",
+                    grid.width(),
+                    grid.height()
+                ),
+            ));
         }
         let mut starts = Vec::with_capacity(n);
         let mut goals = Vec::with_capacity(n);
@@ -394,6 +423,47 @@ mod tests {
         assert_eq!((g.width(), g.height()), (3, 2));
         assert!(!g.is_passable(g.cell(1, 0)));
         assert!(g.is_passable(g.cell(0, 1)));
+    }
+
+    #[test]
+    fn huge_header_over_short_text_is_an_error() {
+        let e = parse_map(
+            "type octile\nheight 16000\nwidth 16000\nmap\n...\n",
+            Path::new("m.map"),
+            Connectivity::Four,
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "m.map:5: row 0 has 3 tiles, expected 16000");
+        let e = parse_map(
+            "type octile\nheight 65536\nwidth 65536\nmap\n",
+            Path::new("m.map"),
+            Connectivity::Four,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("map too large"), "{e}");
+    }
+
+    #[test]
+    fn every_scenario_row_is_checked_against_the_map() {
+        let grid = std::sync::Arc::new(
+            parse_map(
+                "type octile\nheight 2\nwidth 3\nmap\n...\n...\n",
+                Path::new("m.map"),
+                Connectivity::Four,
+            )
+            .unwrap(),
+        );
+        let scen = parse_scenario(
+            "version 1\n0\tm.map\t3\t2\t0\t0\t2\t0\t2\n0\tm.map\t9\t9\t0\t1\t2\t1\t2\n",
+            Path::new("s.scen"),
+        )
+        .unwrap();
+        // Even when only the first row's unit is asked for.
+        let e = Instance::from_scenario(grid.clone(), &scen, Some(1), "m.map").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s.scen:3: row is for a 9x9 map, but the map is 3x2"
+        );
     }
 
     #[test]

@@ -118,7 +118,11 @@ impl CoCore {
         let grid = world.grid.clone();
         let n = world.agents.len();
         let window = window.max(2);
-        let table = ReservationTable::new(grid.cell_count(), max_ticks + window + 4, n * 2);
+        let table = ReservationTable::new(
+            grid.cell_count(),
+            max_ticks.saturating_add(window).saturating_add(4),
+            n * 2,
+        );
         let dense = dense_fits(grid.cell_count(), n);
         let rra = world
             .agents

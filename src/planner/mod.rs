@@ -181,13 +181,17 @@ impl PlannerKind {
     }
 
     /// How many ticks ahead this planner reserves, given the run's turn limit.
+    /// Saturates at the reservation table's
+    /// [`MAX_HORIZON`](crate::reservation::MAX_HORIZON), so any window and
+    /// turn limit give a horizon the table accepts.
     pub fn horizon(self, max_ticks: u32) -> u32 {
-        match self {
+        let ahead = match self {
             Self::Lra => 2,
-            Self::Ca | Self::Hca => max_ticks + 2,
-            Self::Whca { window } => window + 2,
-            Self::Co { window, .. } => max_ticks + window + 4,
-        }
+            Self::Ca | Self::Hca => max_ticks.saturating_add(2),
+            Self::Whca { window } => window.saturating_add(2),
+            Self::Co { window, .. } => max_ticks.saturating_add(window).saturating_add(4),
+        };
+        ahead.min(crate::reservation::MAX_HORIZON)
     }
 
     /// Builds the planner for `world` with the run's settings, searching on

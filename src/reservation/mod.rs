@@ -9,4 +9,4 @@ pub use entry::{Entry, MAX_AGENTS, MAX_CELLS};
 
 /// Most units the table can tell apart (its owner field).
 pub const MAX_UNITS: usize = MAX_AGENTS as usize - 1;
-pub use table::{ClaimError, ReservationTable, StepView};
+pub use table::{ClaimError, ReservationTable, StepView, MAX_HORIZON};

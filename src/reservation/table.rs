@@ -172,37 +172,40 @@ fn unpack_hold(word: u64) -> Option<(AgentId, u32)> {
     (owner != NO_OWNER).then(|| (AgentId(owner as u32 - 1), (word >> 32) as u32))
 }
 
-impl ReservationTable {
-    /// A table for a map of `cells` cells, reserving up to `horizon` ticks ahead
-    /// (ticks `now .. now + horizon`), sized for about `claims_per_tick` claims
-    /// in any one tick.
-    ///
-    /// # Panics
-    /// If the map or the unit count exceed what a slot can encode.
-    pub fn new(cells: usize, horizon: u32, claims_per_tick: usize) -> Self {
-        Self::for_map(cells as u32, 1.max(cells as u32), horizon, claims_per_tick)
-    }
+/// Longest horizon a table accepts, in ticks (`2^24`, about 16.8 million):
+/// the ring's length, `horizon` rounded up to a power of two, then always
+/// fits a `u32`, and `now + horizon` cannot wrap in any run shorter than
+/// four billion ticks. Every layer costs memory, so callers bound their
+/// horizons well below this (see [`ReservationTable::memory_for`]).
+pub const MAX_HORIZON: u32 = 1 << 24;
 
-    /// Like [`ReservationTable::new`] for a `width`-wide map of `cells` cells:
-    /// slots are placed by the cells' Morton (Z-order) codes, so the lookups
-    /// of one search, all around one spot, land in a few cache lines (a
-    /// random hash made four in five of the searches' time cache misses on
-    /// a 512×512 map). On a map no larger than a layer, no two cells share a
-    /// home slot.
-    pub fn for_map(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
-        let cells = cells as usize;
-        let width = width.max(1);
-        let height = (cells as u32).div_ceil(width).max(1);
-        assert!(
-            cells as u64 <= MAX_CELLS as u64,
-            "map too large for the reservation table"
-        );
-        assert!(horizon >= 2, "horizon must cover at least two ticks");
+/// The sizes a table's constructor picks, shared with its memory estimate.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Map cells.
+    cells: u32,
+    /// Layers in the ring.
+    ring: u32,
+    /// Slots per layer.
+    capacity: usize,
+    /// Bits of the map's larger side, rounded up to a power of two.
+    side_bits: u32,
+}
+
+impl Layout {
+    /// `horizon` in `2..=MAX_HORIZON`, `cells <= MAX_CELLS`.
+    fn new(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
+        debug_assert!((2..=MAX_HORIZON).contains(&horizon) && cells <= MAX_CELLS);
+        // A real map is never wider than its cell count; the clamp keeps
+        // the power-of-two rounding below from overflowing on any input.
+        let width = width.clamp(1, cells.max(1));
+        let height = cells.div_ceil(width).max(1);
         let ring = horizon.next_power_of_two();
         // Load at most one half. Denser layers measured faster than sparser
         // ones (fewer cache misses) on the 10,000-unit stress run: 2× the
-        // claims beat 4× by 13% per tick.
-        let hashed = (claims_per_tick.max(16) * 2).next_power_of_two();
+        // claims beat 4× by 13% per tick. (Never more slots than a layer
+        // can address: a cell's claim is one slot.)
+        let hashed = (claims_per_tick.clamp(16, 1 << 30) * 2).next_power_of_two();
         // A small map gets one slot per Morton code: every lookup is a single
         // load, never a probe run (Silver's 32×32 set-up: 1,024 slots a layer).
         let side_bits = width.max(height).next_power_of_two().trailing_zeros();
@@ -212,6 +215,68 @@ impl ReservationTable {
         } else {
             hashed
         };
+        Layout {
+            cells,
+            ring,
+            capacity,
+            side_bits,
+        }
+    }
+
+    /// Bytes of the layers, holds, requests and home slots (saturating).
+    fn bytes(self) -> u64 {
+        let cells = self.cells as u64;
+        let padded = std::mem::size_of::<CachePadded<Layer>>() as u64;
+        let layer = (self.capacity as u64 + cells.div_ceil(64))
+            .saturating_mul(8)
+            .saturating_add(padded);
+        (self.ring as u64)
+            .saturating_mul(layer)
+            .saturating_add(cells.saturating_mul(8 + 8 + 4))
+    }
+}
+
+impl ReservationTable {
+    /// A table for a map of `cells` cells, reserving up to `horizon` ticks ahead
+    /// (ticks `now .. now + horizon`), sized for about `claims_per_tick` claims
+    /// in any one tick. `horizon` is clamped to `2..=`[`MAX_HORIZON`].
+    ///
+    /// # Panics
+    /// If the map has more than [`MAX_CELLS`] cells.
+    pub fn new(cells: usize, horizon: u32, claims_per_tick: usize) -> Self {
+        let cells = u32::try_from(cells).unwrap_or(u32::MAX);
+        Self::for_map(cells, 1.max(cells), horizon, claims_per_tick)
+    }
+
+    /// Like [`ReservationTable::new`] for a `width`-wide map of `cells` cells:
+    /// slots are placed by the cells' Morton (Z-order) codes, so the lookups
+    /// of one search, all around one spot, land in a few cache lines (a
+    /// random hash made four in five of the searches' time cache misses on
+    /// a 512×512 map). On a map no larger than a layer, no two cells share a
+    /// home slot.
+    ///
+    /// `horizon` is clamped to `2..=`[`MAX_HORIZON`]: a table always covers
+    /// the current tick and the next, and never allocates more layers than
+    /// the largest horizon (see [`ReservationTable::memory_for`] for what a
+    /// horizon costs).
+    ///
+    /// # Panics
+    /// If the map has more than [`MAX_CELLS`] cells.
+    pub fn for_map(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> Self {
+        assert!(
+            cells <= MAX_CELLS,
+            "map too large for the reservation table"
+        );
+        let horizon = horizon.clamp(2, MAX_HORIZON);
+        let layout = Layout::new(cells, width, horizon, claims_per_tick);
+        let Layout {
+            ring,
+            capacity,
+            side_bits,
+            ..
+        } = layout;
+        let cells = cells as usize;
+        let width = width.max(1);
         let layers = (0..ring)
             .map(|_| {
                 CachePadded::new(Layer {
@@ -271,6 +336,20 @@ impl ReservationTable {
             + self.holds.len()
             + self.requests.len())
             + 4 * self.homes.len()
+    }
+
+    /// Bytes a table built by [`ReservationTable::for_map`] with these
+    /// arguments would hold, computed without building it (saturating, so
+    /// any arguments give an answer): what a caller checks against its
+    /// memory budget before asking for a long horizon on a large map.
+    pub fn memory_for(cells: u32, width: u32, horizon: u32, claims_per_tick: usize) -> u64 {
+        let layout = Layout::new(
+            cells.min(MAX_CELLS),
+            width,
+            horizon.clamp(2, MAX_HORIZON),
+            claims_per_tick,
+        );
+        layout.bytes()
     }
 
     /// Moves to the next tick: the layer of the tick that passed is recycled.
@@ -833,6 +912,117 @@ mod tests {
         assert!(!t.free_from(Cell(2), 0, b));
         assert!(t.free_from(Cell(2), 0, a));
         assert!(t.free_from(Cell(3), 0, b));
+    }
+
+    #[test]
+    fn any_horizon_is_clamped_not_a_panic() {
+        assert_eq!(ReservationTable::new(10, 0, 4).horizon(), 2);
+        assert_eq!(ReservationTable::new(10, 1, 4).horizon(), 2);
+        // The largest horizon is priced, not built: 2^24 layers.
+        let most = ReservationTable::memory_for(100, 10, MAX_HORIZON, 8);
+        assert_eq!(ReservationTable::memory_for(100, 10, u32::MAX, 8), most);
+        assert!(most > (MAX_HORIZON as u64) * 256, "{most}");
+        // Absurd arguments saturate instead of wrapping.
+        let huge = ReservationTable::memory_for(u32::MAX, u32::MAX, u32::MAX, usize::MAX);
+        assert!(huge >= most);
+    }
+
+    #[test]
+    fn the_estimate_covers_what_a_table_holds() {
+        // The largest case only outside Miri, where building it is slow.
+        let cases: &[(u32, u32, u32, usize)] = if cfg!(miri) {
+            &[(100, 10, 4, 8), (4096, 64, 18, 200)]
+        } else {
+            &[
+                (100, 10, 4, 8),
+                (4096, 64, 18, 200),
+                (90_000, 300, 33, 4000),
+            ]
+        };
+        for &(cells, width, horizon, claims) in cases {
+            let t = ReservationTable::for_map(cells, width, horizon, claims);
+            let estimate = ReservationTable::memory_for(cells, width, horizon, claims);
+            let held = t.memory_bytes() as u64;
+            assert!(estimate >= held, "{estimate} < {held}");
+            assert!(estimate <= held + held / 4 + 4096, "{estimate} vs {held}");
+        }
+    }
+
+    /// Threads claim and release the same few cells at the same ticks:
+    /// whenever a claim succeeds, its thread is the cell's only owner at
+    /// that tick until it releases it. A counter per (cell, tick) checks
+    /// it, and the table must name the claimant as owner meanwhile. The
+    /// cells share home slots on a hashed layer (a 1-row map too wide for
+    /// direct slots), so claims race on probe runs, not only on one slot.
+    /// Small enough for Miri (`.ci/miri`).
+    #[test]
+    fn concurrent_claims_have_one_owner() {
+        use std::sync::atomic::AtomicU32;
+        #[cfg(miri)]
+        const ROUNDS: u32 = 2;
+        #[cfg(not(miri))]
+        const ROUNDS: u32 = 20;
+        #[cfg(miri)]
+        const STEPS: u32 = 100;
+        #[cfg(not(miri))]
+        const STEPS: u32 = 5_000;
+        const THREADS: u32 = 3;
+        const HORIZON: u32 = 4;
+        let cells = [Cell(0), Cell(1), Cell(32), Cell(33), Cell(64)];
+        let mut t = ReservationTable::for_map(1024, 1024, HORIZON, 4);
+        assert!(!t.direct, "the test wants probe runs");
+        let holders: Vec<AtomicU32> = (0..cells.len() * HORIZON as usize)
+            .map(|_| AtomicU32::new(0))
+            .collect();
+        let claimed = AtomicU32::new(0);
+        for round in 0..ROUNDS {
+            let now = t.now();
+            std::thread::scope(|scope| {
+                for thread in 0..THREADS {
+                    let (t, holders, claimed) = (&t, &holders, &claimed);
+                    scope.spawn(move || {
+                        let a = AgentId(thread);
+                        let mut rng =
+                            0x9E37_79B9_7F4A_7C15u64 ^ ((thread as u64 + 1) << 17) ^ round as u64;
+                        let mut next = |n: usize| {
+                            rng ^= rng << 13;
+                            rng ^= rng >> 7;
+                            rng ^= rng << 17;
+                            (rng % n as u64) as usize
+                        };
+                        for _ in 0..STEPS {
+                            let (c, dt) = (next(cells.len()), next(HORIZON as usize));
+                            let (cell, tick) = (cells[c], now + dt as u32);
+                            let count = &holders[c * HORIZON as usize + dt];
+                            match t.claim(cell, tick, a, 0) {
+                                Ok(()) => {
+                                    claimed.fetch_add(1, Ordering::Relaxed);
+                                    assert_eq!(
+                                        count.fetch_add(1, Ordering::AcqRel),
+                                        0,
+                                        "two owners of {cell:?} at {tick}"
+                                    );
+                                    assert_eq!(t.layer_owner(cell, tick), Some(a));
+                                    assert!(!t.is_free(cell, tick, AgentId(THREADS)));
+                                    count.fetch_sub(1, Ordering::AcqRel);
+                                    t.release(cell, tick, a);
+                                }
+                                Err(ClaimError::Taken(b)) => assert_ne!(a, b),
+                                Err(e) => panic!("claim of {cell:?} at {tick}: {e:?}"),
+                            }
+                        }
+                    });
+                }
+            });
+            // Every claim was released: the cells are free again.
+            for &cell in &cells {
+                for tick in now..now + HORIZON {
+                    assert_eq!(t.layer_owner(cell, tick), None);
+                }
+            }
+            t.advance();
+        }
+        assert!(claimed.load(Ordering::Relaxed) > 0);
     }
 
     #[test]
