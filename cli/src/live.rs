@@ -303,16 +303,8 @@ impl Driver {
                             tick: next_tick,
                         });
                     }
-                    Action::Stop { .. } => {
-                        if open[s].take().is_some() {
-                            orders.superseded += 1;
-                        }
-                    }
-                    Action::Despawn { .. } => {
-                        if open[s].take().is_some() {
-                            orders.dropped += 1;
-                        }
-                    }
+                    Action::Stop { .. } if open[s].take().is_some() => orders.superseded += 1,
+                    Action::Despawn { .. } if open[s].take().is_some() => orders.dropped += 1,
                     _ => {}
                 }
             })
