@@ -1,0 +1,1986 @@
+//! `throng run --events --trace` checked from outside: heavy seeded event
+//! scripts (spawns on taken cells, despawns, respawned labels, goal changes,
+//! goal queues, stops, overlapping blocks over crowded areas) go through the
+//! command line, and a checker of this file's own, sharing no code with the
+//! engine, holds the trace to the map and the script: no shared cell, no
+//! swap, no diagonal crossing, only legal moves, no unit on a wall or
+//! entering a block, every unit entering at its spawn cell no earlier than
+//! its spawn tick, gone from its despawn tick, never vanishing; and the
+//! engine's own validator counts no collision. The full stream meets known
+//! engine faults: its tests are ignored until those are fixed, and the
+//! tests that run hold scripts around them.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A cell as `(x, y)`: column and row, from 0.
+type Xy = (u32, u32);
+
+// ---------------------------------------------------------------------------
+// The map, read from a MovingAI file.
+
+/// Walls of a MovingAI map.
+struct Map {
+    width: u32,
+    height: u32,
+    wall: Vec<bool>,
+}
+
+impl Map {
+    /// Reads `type`, `height`, `width`, `map` and the rows.
+    fn parse(text: &str) -> Map {
+        let mut lines = text.lines();
+        let mut width = None;
+        let mut height = None;
+        for line in lines.by_ref() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            match f.as_slice() {
+                ["type", _] => {}
+                ["height", h] => height = Some(h.parse::<u32>().expect("height")),
+                ["width", w] => width = Some(w.parse::<u32>().expect("width")),
+                ["map"] => break,
+                other => panic!("unexpected map header line {other:?}"),
+            }
+        }
+        let (width, height) = (width.expect("width line"), height.expect("height line"));
+        let mut wall = Vec::with_capacity((width * height) as usize);
+        for y in 0..height {
+            let row = lines
+                .next()
+                .unwrap_or_else(|| panic!("map row {y} missing"));
+            assert_eq!(row.chars().count(), width as usize, "map row {y}: {row}");
+            for ch in row.chars() {
+                wall.push(match ch {
+                    '.' | 'G' | 'S' => false,
+                    '@' | 'O' | 'T' | 'W' => true,
+                    other => panic!("map row {y}: unexpected `{other}`"),
+                });
+            }
+        }
+        Map {
+            width,
+            height,
+            wall,
+        }
+    }
+
+    fn index(&self, (x, y): Xy) -> usize {
+        (y * self.width + x) as usize
+    }
+
+    fn inside(&self, (x, y): Xy) -> bool {
+        x < self.width && y < self.height
+    }
+
+    fn is_wall(&self, p: Xy) -> bool {
+        self.wall[self.index(p)]
+    }
+
+    fn open_cells(&self) -> Vec<Xy> {
+        (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&p| !self.is_wall(p))
+            .collect()
+    }
+}
+
+/// A rectangle of cells, both corners included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rect {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Rect {
+    fn new(a: Xy, b: Xy) -> Rect {
+        Rect {
+            x0: a.0.min(b.0),
+            y0: a.1.min(b.1),
+            x1: a.0.max(b.0),
+            y1: a.1.max(b.1),
+        }
+    }
+
+    fn contains(&self, (x, y): Xy) -> bool {
+        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+    }
+
+    fn cells(&self) -> impl Iterator<Item = Xy> + '_ {
+        (self.y0..=self.y1).flat_map(move |y| (self.x0..=self.x1).map(move |x| (x, y)))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Event scripts.
+
+#[derive(Clone, Debug)]
+enum Action {
+    Spawn {
+        unit: String,
+        at: Xy,
+        goal: Xy,
+        priority: Option<u8>,
+    },
+    Despawn(String),
+    Goal(String, Xy),
+    PushGoal(String, Xy),
+    Stop(String),
+    /// Corners as written (in any order).
+    Block(Xy, Xy),
+    Unblock(Xy, Xy),
+}
+
+#[derive(Clone, Debug)]
+struct Event {
+    tick: u32,
+    action: Action,
+    /// 1-based line of the script file.
+    line: usize,
+}
+
+impl Event {
+    fn text(&self) -> String {
+        let t = self.tick;
+        match &self.action {
+            Action::Spawn {
+                unit,
+                at,
+                goal,
+                priority,
+            } => {
+                let mut s = format!("{t} spawn {unit} {} {} {} {}", at.0, at.1, goal.0, goal.1);
+                if let Some(p) = priority {
+                    write!(s, " priority {p}").unwrap();
+                }
+                s
+            }
+            Action::Despawn(u) => format!("{t} despawn {u}"),
+            Action::Goal(u, g) => format!("{t} goal {u} {} {}", g.0, g.1),
+            Action::PushGoal(u, g) => format!("{t} push_goal {u} {} {}", g.0, g.1),
+            Action::Stop(u) => format!("{t} stop {u}"),
+            Action::Block(a, b) => format!("{t} block {} {} {} {}", a.0, a.1, b.0, b.1),
+            Action::Unblock(a, b) => format!("{t} unblock {} {} {} {}", a.0, a.1, b.0, b.1),
+        }
+    }
+
+    fn names(&self, label: &str) -> bool {
+        match &self.action {
+            Action::Spawn { unit, .. } => unit == label,
+            Action::Despawn(u) | Action::Goal(u, _) | Action::PushGoal(u, _) | Action::Stop(u) => {
+                u == label
+            }
+            Action::Block(..) | Action::Unblock(..) => false,
+        }
+    }
+}
+
+/// The script file: a comment line, then one event a line (line numbers
+/// are stored in the events).
+fn script_text(events: &mut [Event], title: &str) -> String {
+    let mut s = format!("# {title}\n");
+    for (k, e) in events.iter_mut().enumerate() {
+        e.line = k + 2;
+        s.push_str(&e.text());
+        s.push('\n');
+    }
+    s
+}
+
+/// What a drawn script may hold. With every feature on it is the full
+/// stream; some patterns meet known engine faults (see the ignored tests at
+/// the end), and the scripts without them check everything else.
+#[derive(Clone, Copy, Debug)]
+struct Features {
+    /// Spawns after tick 0, spawns on taken cells (they wait) and labels
+    /// spawned again after their despawn.
+    late_spawns: bool,
+    /// Overlapping or touching blocks lifted at different ticks; without,
+    /// a group of touching blocks comes down at one tick.
+    separate_lifts: bool,
+    /// Orders (`goal`, `push_goal`, `stop`) naming a unit in the tick of
+    /// its spawn; without, a unit gets orders from the tick after.
+    orders_at_spawn_tick: bool,
+    /// Blocks over starting units at tick 0; without, those go up at
+    /// tick 1 and the blocks of tick 0 keep clear of the units.
+    blocks_over_starts_at_tick_0: bool,
+}
+
+/// The full stream.
+const FULL: Features = Features {
+    late_spawns: true,
+    separate_lifts: true,
+    orders_at_spawn_tick: true,
+    blocks_over_starts_at_tick_0: true,
+};
+
+/// The stream without the patterns that meet the known engine faults: no
+/// spawn after tick 0 and none that waits (a unit placed during a step can
+/// be planned and moved in that same step, off its spawn cell), touching
+/// blocks lifted together (a unit out of a lifted block walks on into the
+/// block next to it), no block over starting units at tick 0 (counted as
+/// collisions). Spawns at tick 0 on free cells, despawns, orders, and
+/// overlapping blocks (lifted together) stay.
+const AROUND_KNOWN_FAULTS: Features = Features {
+    late_spawns: false,
+    separate_lifts: false,
+    orders_at_spawn_tick: false,
+    blocks_over_starts_at_tick_0: false,
+};
+
+/// A block placed by the script and not yet lifted.
+struct Placed {
+    rect: Rect,
+    /// The corners its `unblock` names.
+    corners: (Xy, Xy),
+    /// The tick it is lifted at, if ever.
+    lift: Option<u32>,
+}
+
+/// Whether two rectangles overlap or touch (sides or corners).
+fn touching(a: &Rect, b: &Rect) -> bool {
+    a.x0 <= b.x1 + 1 && b.x0 <= a.x1 + 1 && a.y0 <= b.y1 + 1 && b.y0 <= a.y1 + 1
+}
+
+/// Builds a heavy script: tick 0 brings spawns (with late spawns, on the
+/// starting units' cells, where they wait) and blocks; blocks go up over
+/// some starting units (they leave); then every tick brings a few events,
+/// many of them aimed at a handful of hubs so that units crowd there and
+/// the blocks land on crowds.
+struct Generator<'a> {
+    rng: ChaCha8Rng,
+    map: &'a Map,
+    features: Features,
+    starts: Vec<Xy>,
+    /// Labels spawned in the tick being drawn.
+    born_now: HashSet<String>,
+    /// Starting cells to put blocks over at tick 1.
+    start_blocks: Vec<Xy>,
+    open: Vec<Xy>,
+    hubs: Vec<Xy>,
+    /// Cells likely to be taken: starts, hubs, recent spawn cells.
+    busy: Vec<Xy>,
+    alive: Vec<String>,
+    dead: Vec<String>,
+    next_label: usize,
+    max_alive: usize,
+    /// Despawns stop at this many living units.
+    min_alive: usize,
+    blocks: Vec<Placed>,
+    events: Vec<Event>,
+}
+
+impl<'a> Generator<'a> {
+    fn new(map: &'a Map, starts: &[Xy], seed: u64, max_alive: usize, features: Features) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_1e55_a11c_e5e7);
+        let open = map.open_cells();
+        let hubs: Vec<Xy> = (0..5).map(|_| open[rng.gen_range(0..open.len())]).collect();
+        let mut busy: Vec<Xy> = starts.to_vec();
+        busy.extend(&hubs);
+        Generator {
+            rng,
+            map,
+            features,
+            starts: starts.to_vec(),
+            born_now: HashSet::new(),
+            start_blocks: Vec::new(),
+            open,
+            hubs,
+            busy,
+            alive: (0..starts.len()).map(|i| i.to_string()).collect(),
+            dead: Vec::new(),
+            next_label: 0,
+            max_alive,
+            min_alive: 4,
+            blocks: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, tick: u32, action: Action) {
+        self.events.push(Event {
+            tick,
+            action,
+            line: 0,
+        });
+    }
+
+    fn any_open(&mut self) -> Xy {
+        self.open[self.rng.gen_range(0..self.open.len())]
+    }
+
+    /// An open cell within two cells of a hub.
+    fn near_hub(&mut self, hub: usize) -> Xy {
+        let (hx, hy) = self.hubs[hub];
+        for _ in 0..32 {
+            let x = hx as i64 + self.rng.gen_range(-2..=2);
+            let y = hy as i64 + self.rng.gen_range(-2..=2);
+            if x >= 0 && y >= 0 {
+                let p = (x as u32, y as u32);
+                if self.map.inside(p) && !self.map.is_wall(p) {
+                    return p;
+                }
+            }
+        }
+        (hx, hy)
+    }
+
+    fn some_hub(&mut self) -> usize {
+        self.rng.gen_range(0..self.hubs.len())
+    }
+
+    fn goal_cell(&mut self) -> Xy {
+        if self.rng.gen_bool(0.55) {
+            let h = self.some_hub();
+            self.near_hub(h)
+        } else {
+            self.any_open()
+        }
+    }
+
+    fn spawn_cell(&mut self) -> Xy {
+        if self.rng.gen_bool(0.5) {
+            self.busy[self.rng.gen_range(0..self.busy.len())]
+        } else if self.rng.gen_bool(0.4) {
+            let h = self.some_hub();
+            self.near_hub(h)
+        } else {
+            self.any_open()
+        }
+    }
+
+    /// A living label that may take an order now.
+    fn some_alive(&mut self) -> Option<String> {
+        for _ in 0..8 {
+            if self.alive.is_empty() {
+                return None;
+            }
+            let u = &self.alive[self.rng.gen_range(0..self.alive.len())];
+            if self.features.orders_at_spawn_tick || !self.born_now.contains(u) {
+                return Some(u.clone());
+            }
+        }
+        None
+    }
+
+    fn spawn_at(&mut self, tick: u32, label: String, at: Xy, priority: Option<u8>) {
+        let goal = self.goal_cell();
+        self.busy.push(at);
+        if self.busy.len() > 400 {
+            self.busy.swap_remove(0);
+        }
+        self.alive.push(label.clone());
+        self.born_now.insert(label.clone());
+        self.push(
+            tick,
+            Action::Spawn {
+                unit: label,
+                at,
+                goal,
+                priority,
+            },
+        );
+    }
+
+    fn spawn(&mut self, tick: u32, label: String) {
+        let at = self.spawn_cell();
+        let priority = self.rng.gen_bool(0.2).then(|| self.rng.gen_range(0..=15));
+        self.spawn_at(tick, label, at, priority);
+    }
+
+    fn fresh_label(&mut self) -> String {
+        self.next_label += 1;
+        format!("u{}", self.next_label)
+    }
+
+    /// A rectangle of 1×1 to 6×6 cells holding `centre`.
+    fn rect_around(&mut self, centre: Xy) -> Rect {
+        let (w, h) = (self.rng.gen_range(1..=6u32), self.rng.gen_range(1..=6u32));
+        let x0 = (centre.0 as i64 - self.rng.gen_range(0..w as i64)).max(0) as u32;
+        let y0 = (centre.1 as i64 - self.rng.gen_range(0..h as i64)).max(0) as u32;
+        let x1 = (x0 + w - 1).min(self.map.width - 1);
+        let y1 = (y0 + h - 1).min(self.map.height - 1);
+        Rect::new((x0, y0), (x1, y1))
+    }
+
+    /// A block of 1×1 to 6×6 around `centre`, lifted `life` ticks later
+    /// (never if `None`).
+    fn block(&mut self, tick: u32, centre: Xy, life: Option<u32>) {
+        let r = self.rect_around(centre);
+        self.block_rect(tick, r, life);
+    }
+
+    /// The placed blocks touching `r`, and those touching them, and so on.
+    fn touching_group(&self, r: &Rect) -> Vec<usize> {
+        let mut group: Vec<usize> = Vec::new();
+        let mut frontier = vec![*r];
+        while let Some(f) = frontier.pop() {
+            for (k, p) in self.blocks.iter().enumerate() {
+                if !group.contains(&k) && touching(&f, &p.rect) {
+                    group.push(k);
+                    frontier.push(p.rect);
+                }
+            }
+        }
+        group
+    }
+
+    /// Places a block over `r`, corners written in a random order, lifted
+    /// `life` ticks later (never if `None`). Without separate lifts it joins
+    /// the group of blocks it touches, all lifted at the latest of their
+    /// ticks; it is left out if that group stays for good or comes down
+    /// now, or if it would stay for good itself next to others.
+    fn block_rect(&mut self, tick: u32, r: Rect, life: Option<u32>) {
+        let mut lift = life.map(|l| tick + l);
+        let group = if self.features.separate_lifts {
+            Vec::new()
+        } else {
+            self.touching_group(&r)
+        };
+        for &k in &group {
+            match (self.blocks[k].lift, lift) {
+                (Some(l), Some(m)) if l > tick => lift = Some(l.max(m)),
+                _ => return,
+            }
+        }
+        for &k in &group {
+            self.blocks[k].lift = lift;
+        }
+        let Rect { x0, y0, x1, y1 } = r;
+        let (a, b) = match self.rng.gen_range(0..3) {
+            0 => ((x0, y0), (x1, y1)),
+            1 => ((x1, y1), (x0, y0)),
+            _ => ((x0, y1), (x1, y0)),
+        };
+        // The unblock names the same rectangle, maybe by its other corners.
+        let corners = if self.rng.gen_bool(0.5) {
+            (a, b)
+        } else {
+            ((x1, y0), (x0, y1))
+        };
+        self.push(tick, Action::Block(a, b));
+        self.blocks.push(Placed {
+            rect: r,
+            corners,
+            lift,
+        });
+    }
+
+    fn tick_zero(&mut self) {
+        let starts = self.starts.clone();
+        let late = self.features.late_spawns;
+        let mut spawn_cells: Vec<Xy> = Vec::new();
+        if late {
+            // Spawns on starting units' cells: they wait until those leave.
+            for _ in 0..(starts.len() / 4).max(3) {
+                let label = self.fresh_label();
+                let at = if starts.is_empty() || self.rng.gen_bool(0.3) {
+                    self.any_open()
+                } else {
+                    starts[self.rng.gen_range(0..starts.len())]
+                };
+                spawn_cells.push(at);
+                self.spawn_at(0, label, at, None);
+            }
+            // Two spawns on one cell: the second waits for the first to leave.
+            let at = self.any_open();
+            for _ in 0..2 {
+                let label = self.fresh_label();
+                spawn_cells.push(at);
+                self.spawn_at(0, label, at, Some(3));
+            }
+        } else {
+            // Spawns on free cells: they stand on the map at tick 0.
+            let mut taken: HashSet<Xy> = starts.iter().copied().collect();
+            for _ in 0..(30 + starts.len() / 4) {
+                let at = self.any_open();
+                if taken.insert(at) {
+                    let label = self.fresh_label();
+                    spawn_cells.push(at);
+                    let priority = self.rng.gen_bool(0.2).then(|| self.rng.gen_range(0..=15));
+                    self.spawn_at(0, label, at, priority);
+                }
+            }
+        }
+        self.min_alive = if late { 4 } else { self.alive.len() * 2 / 3 };
+        // Blocks over starting units: they stand inside from the start.
+        for _ in 0..3 {
+            if !starts.is_empty() {
+                let c = starts[self.rng.gen_range(0..starts.len())];
+                if self.features.blocks_over_starts_at_tick_0 {
+                    let life = self.rng.gen_range(4..60);
+                    self.block(0, c, Some(life));
+                } else {
+                    self.start_blocks.push(c);
+                }
+            }
+        }
+        // Blocks at tick 0 elsewhere, one of them for good: with late
+        // spawns, over spawn cells (those spawns wait).
+        for k in 0..3 {
+            let clear_of: Vec<Xy> = match (late, self.features.blocks_over_starts_at_tick_0) {
+                (true, true) => Vec::new(),
+                (true, false) => starts.clone(),
+                (false, _) => starts.iter().chain(&spawn_cells).copied().collect(),
+            };
+            let mut r = None;
+            for attempt in 0..50 {
+                let c = if late && attempt == 0 && !spawn_cells.is_empty() {
+                    spawn_cells[self.rng.gen_range(0..spawn_cells.len())]
+                } else {
+                    self.any_open()
+                };
+                let candidate = self.rect_around(c);
+                if !clear_of.iter().any(|&p| candidate.contains(p)) {
+                    r = Some(candidate);
+                    break;
+                }
+            }
+            if let Some(r) = r {
+                let life = self.rng.gen_range(4..60);
+                self.block_rect(0, r, (k != 0).then_some(life));
+            }
+        }
+        // A third of the units head for the hubs.
+        for i in 0..starts.len() {
+            if self.rng.gen_bool(0.33) {
+                let g = self.goal_cell();
+                self.push(0, Action::Goal(i.to_string(), g));
+            }
+        }
+    }
+
+    fn tick(&mut self, t: u32, span: u32) {
+        self.born_now.clear();
+        let mut k = 0;
+        while k < self.blocks.len() {
+            if self.blocks[k].lift == Some(t) {
+                let (a, b) = self.blocks.remove(k).corners;
+                self.push(t, Action::Unblock(a, b));
+            } else {
+                k += 1;
+            }
+        }
+        for c in std::mem::take(&mut self.start_blocks) {
+            let life = self.rng.gen_range(4..60);
+            self.block(t, c, Some(life));
+        }
+        let n = match self.rng.gen_range(0..10) {
+            0..=2 => 0,
+            3..=5 => 1,
+            6..=7 => 2,
+            8 => 3,
+            _ => 5,
+        };
+        let late = self.features.late_spawns;
+        for _ in 0..n {
+            let roll = self.rng.gen_range(0..100);
+            match roll {
+                0..=17 => {
+                    if late && self.alive.len() < self.max_alive {
+                        let label = self.fresh_label();
+                        self.spawn(t, label);
+                    }
+                }
+                18..=23 => {
+                    if late && !self.dead.is_empty() && self.alive.len() < self.max_alive {
+                        let k = self.rng.gen_range(0..self.dead.len());
+                        let label = self.dead.swap_remove(k);
+                        self.spawn(t, label);
+                    }
+                }
+                24..=36 => {
+                    if self.alive.len() > self.min_alive {
+                        let k = self.rng.gen_range(0..self.alive.len());
+                        let label = self.alive.swap_remove(k);
+                        self.dead.push(label.clone());
+                        self.push(t, Action::Despawn(label));
+                    }
+                }
+                37..=55 => {
+                    if let Some(u) = self.some_alive() {
+                        let g = self.goal_cell();
+                        self.push(t, Action::Goal(u, g));
+                    }
+                }
+                56..=67 => {
+                    if let Some(u) = self.some_alive() {
+                        for _ in 0..self.rng.gen_range(1..=3) {
+                            let g = self.goal_cell();
+                            self.push(t, Action::PushGoal(u.clone(), g));
+                        }
+                    }
+                }
+                68..=72 => {
+                    if let Some(u) = self.some_alive() {
+                        self.push(t, Action::Stop(u));
+                    }
+                }
+                73..=86 => {
+                    // Over a hub, where units gather; often overlapping
+                    // another block there.
+                    let h = self.some_hub();
+                    let c = self.near_hub(h);
+                    let life = self.rng.gen_range(3..90).min(span.saturating_sub(t).max(1));
+                    let life = (!self.rng.gen_bool(0.08)).then_some(life);
+                    self.block(t, c, life);
+                }
+                87..=91 => {
+                    let c = self.any_open();
+                    let life = self.rng.gen_range(2..40).min(span.saturating_sub(t).max(1));
+                    self.block(t, c, Some(life));
+                }
+                92..=95 => {
+                    // A wave: many units sent to one hub at once.
+                    let h = self.some_hub();
+                    for _ in 0..self.rng.gen_range(5..=20) {
+                        if let Some(u) = self.some_alive() {
+                            let g = self.near_hub(h);
+                            self.push(t, Action::Goal(u, g));
+                        }
+                    }
+                }
+                _ => {
+                    // Hubs move now and then, so crowds form elsewhere.
+                    let h = self.some_hub();
+                    self.hubs[h] = self.any_open();
+                }
+            }
+        }
+    }
+
+    /// The script, by tick; blocks due to be lifted after the last tick
+    /// drawn stay for good.
+    fn finish(self) -> Vec<Event> {
+        let mut events = self.events;
+        events.sort_by_key(|e| e.tick);
+        events
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The trace and the summary.
+
+/// Rows of the trace by tick: `(label, cell)`.
+fn parse_trace(text: &str, last_tick: u32) -> Vec<Vec<(String, Xy)>> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("tick,unit,x,y"), "trace header");
+    let mut ticks: Vec<Vec<(String, Xy)>> = vec![Vec::new(); last_tick as usize + 1];
+    let mut previous = 0;
+    for (k, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 4, "trace line {}: `{line}`", k + 2);
+        let num = |s: &str| -> u32 {
+            s.parse()
+                .unwrap_or_else(|_| panic!("trace line {}: `{line}`", k + 2))
+        };
+        let t = num(f[0]);
+        assert!(
+            t >= previous,
+            "trace line {}: tick {t} after tick {previous}",
+            k + 2
+        );
+        assert!(
+            t <= last_tick,
+            "trace line {}: tick {t} beyond the summary's last tick {last_tick}",
+            k + 2
+        );
+        previous = t;
+        ticks[t as usize].push((f[1].to_string(), (num(f[2]), num(f[3]))));
+    }
+    ticks
+}
+
+fn json_u64(v: &serde_json::Value, key: &str) -> u64 {
+    v.get(key)
+        .and_then(|x| x.as_u64())
+        .unwrap_or_else(|| panic!("summary has no whole number `{key}`: {v}"))
+}
+
+fn json_count(v: &serde_json::Value, group: &str, key: &str) -> u64 {
+    v.get(group)
+        .and_then(|g| g.get(key))
+        .and_then(|x| x.as_u64())
+        .unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------
+// The checker.
+
+/// A unit's life as the script and the trace tell it.
+#[derive(Clone, Debug)]
+enum Life {
+    /// Spawned, not yet on the map.
+    Pending { at: Xy, tick: u32, line: usize },
+    /// On the map.
+    Present,
+}
+
+/// A broken rule: the tick, the units and a sentence.
+struct Violation {
+    tick: u32,
+    units: Vec<String>,
+    text: String,
+}
+
+/// What a checked run went through.
+#[derive(Default, Debug, Clone, Copy)]
+struct Stats {
+    ticks: u32,
+    events: usize,
+    spawns: usize,
+    despawns: usize,
+    respawns: usize,
+    blocks: usize,
+    unblocks: usize,
+    goal_orders: usize,
+    stops: usize,
+    entries: usize,
+    /// Spawned units that entered after their spawn tick (their cell was taken or blocked).
+    waited: usize,
+    /// Units standing in a cell when a block went up over it.
+    trapped: usize,
+    /// Units on a blocked cell, summed over ticks.
+    inside_ticks: usize,
+    /// Diagonal moves checked.
+    diagonals: usize,
+    unit_ticks: usize,
+    peak_units: usize,
+    peak_blocked_cells: usize,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.ticks += o.ticks;
+        self.events += o.events;
+        self.spawns += o.spawns;
+        self.despawns += o.despawns;
+        self.respawns += o.respawns;
+        self.blocks += o.blocks;
+        self.unblocks += o.unblocks;
+        self.goal_orders += o.goal_orders;
+        self.stops += o.stops;
+        self.entries += o.entries;
+        self.waited += o.waited;
+        self.trapped += o.trapped;
+        self.inside_ticks += o.inside_ticks;
+        self.diagonals += o.diagonals;
+        self.unit_ticks += o.unit_ticks;
+        self.peak_units = self.peak_units.max(o.peak_units);
+        self.peak_blocked_cells = self.peak_blocked_cells.max(o.peak_blocked_cells);
+    }
+}
+
+/// Blocks in force: the rectangles and, per cell, how many cover it.
+struct Blocks {
+    active: Vec<Rect>,
+    cover: Vec<u32>,
+}
+
+impl Blocks {
+    fn covered(&self, map: &Map, p: Xy) -> bool {
+        self.cover[map.index(p)] > 0
+    }
+
+    /// Neither a wall nor under a block.
+    fn open(&self, map: &Map, p: Xy) -> bool {
+        !map.is_wall(p) && !self.covered(map, p)
+    }
+}
+
+struct Checked {
+    violations: Vec<Violation>,
+    stats: Stats,
+    /// Labels alive at the end: on the map or waiting to enter.
+    alive_at_end: usize,
+    /// Despawn and spawn events applied within the run.
+    despawns_applied: usize,
+    spawns_applied: usize,
+}
+
+/// Checks the trace (rows by tick) against the map, the connectivity, the
+/// script and the starting units `0..initial`.
+fn check(
+    map: &Map,
+    eight: bool,
+    events: &[Event],
+    initial: usize,
+    trace: &[Vec<(String, Xy)>],
+) -> Checked {
+    let mut v: Vec<Violation> = Vec::new();
+    let mut st = Stats {
+        ticks: trace.len() as u32 - 1,
+        ..Stats::default()
+    };
+    let mut blocks = Blocks {
+        active: Vec::new(),
+        cover: vec![0; (map.width * map.height) as usize],
+    };
+    let mut life: HashMap<String, Life> = (0..initial)
+        .map(|i| (i.to_string(), Life::Present))
+        .collect();
+    let mut ever: HashSet<String> = life.keys().cloned().collect();
+    // Where each unit stood at the previous tick (units whose life goes on).
+    let mut prev: HashMap<String, Xy> = HashMap::new();
+    let mut next_event = 0;
+    let (mut despawns_applied, mut spawns_applied) = (0, 0);
+    for (t, rows) in trace.iter().enumerate() {
+        let t = t as u32;
+        // Whether each unit's cell was under a block before this tick's events.
+        let covered_before: HashMap<String, bool> = prev
+            .iter()
+            .map(|(u, &p)| (u.clone(), blocks.covered(map, p)))
+            .collect();
+        while let Some(e) = events.get(next_event).filter(|e| e.tick <= t) {
+            next_event += 1;
+            st.events += 1;
+            match &e.action {
+                Action::Spawn { unit, at, .. } => {
+                    assert!(
+                        !life.contains_key(unit),
+                        "script line {}: `{unit}` is alive",
+                        e.line
+                    );
+                    st.spawns += 1;
+                    spawns_applied += 1;
+                    if !ever.insert(unit.clone()) {
+                        st.respawns += 1;
+                    }
+                    life.insert(
+                        unit.clone(),
+                        Life::Pending {
+                            at: *at,
+                            tick: e.tick,
+                            line: e.line,
+                        },
+                    );
+                }
+                Action::Despawn(u) => {
+                    assert!(
+                        life.remove(u).is_some(),
+                        "script line {}: `{u}` is not alive",
+                        e.line
+                    );
+                    prev.remove(u);
+                    st.despawns += 1;
+                    despawns_applied += 1;
+                }
+                Action::Goal(..) | Action::PushGoal(..) => st.goal_orders += 1,
+                Action::Stop(_) => st.stops += 1,
+                Action::Block(a, b) => {
+                    let r = Rect::new(*a, *b);
+                    for p in r.cells() {
+                        let i = map.index(p);
+                        blocks.cover[i] += 1;
+                    }
+                    blocks.active.push(r);
+                    st.blocks += 1;
+                }
+                Action::Unblock(a, b) => {
+                    let r = Rect::new(*a, *b);
+                    let k = blocks
+                        .active
+                        .iter()
+                        .position(|&x| x == r)
+                        .unwrap_or_else(|| panic!("script line {}: no such block", e.line));
+                    blocks.active.swap_remove(k);
+                    for p in r.cells() {
+                        let i = map.index(p);
+                        blocks.cover[i] -= 1;
+                    }
+                    st.unblocks += 1;
+                }
+            }
+        }
+        let blocked_cells = blocks
+            .cover
+            .iter()
+            .zip(&map.wall)
+            .filter(|(&c, &w)| c > 0 && !w)
+            .count();
+        st.peak_blocked_cells = st.peak_blocked_cells.max(blocked_cells);
+        for (u, &p) in &prev {
+            if blocks.covered(map, p) && !covered_before[u] {
+                st.trapped += 1;
+            }
+        }
+
+        // Cells, walls, shared cells, entries.
+        let mut here: HashMap<String, Xy> = HashMap::new();
+        let mut at_cell: HashMap<Xy, String> = HashMap::new();
+        for (u, p) in rows {
+            let (u, p) = (u.clone(), *p);
+            if !map.inside(p) {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: format!("unit {u} at {p:?} is outside the map"),
+                });
+                continue;
+            }
+            if map.is_wall(p) {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: format!("unit {u} at {p:?} stands on a wall of the map"),
+                });
+            }
+            if blocks.covered(map, p) {
+                st.inside_ticks += 1;
+            }
+            if here.insert(u.clone(), p).is_some() {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: format!("unit {u} has two rows"),
+                });
+            }
+            if let Some(w) = at_cell.insert(p, u.clone()) {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![w.clone(), u.clone()],
+                    text: format!("units {w} and {u} share cell {p:?}"),
+                });
+            }
+            match life.get(&u).cloned() {
+                None => v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: if ever.contains(&u) {
+                        format!("unit {u} at {p:?} is on the map after its despawn")
+                    } else {
+                        format!("unit {u} at {p:?} is on the map before any spawn names it")
+                    },
+                }),
+                Some(Life::Pending { at, tick, line }) => {
+                    if p != at {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![u.clone()],
+                            text: format!(
+                                "unit {u} enters at {p:?}, not at its spawn cell {at:?} (spawned at tick {tick}, script line {line})"
+                            ),
+                        });
+                    }
+                    if blocks.covered(map, p) {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![u.clone()],
+                            text: format!(
+                                "unit {u} enters the map at {p:?}, a cell under a block (spawned at tick {tick}, script line {line})"
+                            ),
+                        });
+                    }
+                    st.entries += 1;
+                    if t > tick {
+                        st.waited += 1;
+                    }
+                    life.insert(u.clone(), Life::Present);
+                }
+                Some(Life::Present) => {}
+            }
+        }
+        st.unit_ticks += here.len();
+        st.peak_units = st.peak_units.max(here.len());
+
+        // Nobody vanishes: present before and alive means present now;
+        // starting units are present at tick 0.
+        let mut missing: Vec<&String> = if t == 0 {
+            life.iter()
+                .filter(|(u, l)| matches!(l, Life::Present) && !here.contains_key(*u))
+                .map(|(u, _)| u)
+                .collect()
+        } else {
+            prev.keys().filter(|u| !here.contains_key(*u)).collect()
+        };
+        missing.sort();
+        for u in missing {
+            v.push(Violation {
+                tick: t,
+                units: vec![u.clone()],
+                text: if t == 0 {
+                    format!("starting unit {u} is not on the map at tick 0")
+                } else {
+                    format!(
+                        "unit {u} was at {:?} at tick {} and is gone at tick {t} without a despawn",
+                        prev[u],
+                        t - 1
+                    )
+                },
+            });
+        }
+
+        // Moves of the units present at both ticks.
+        let prev_at: HashMap<Xy, &String> = prev.iter().map(|(u, &p)| (p, u)).collect();
+        let mut diagonal: HashMap<Xy, (bool, &String)> = HashMap::new();
+        let mut movers: Vec<(&String, Xy, Xy)> = here
+            .iter()
+            .filter_map(|(u, &q)| prev.get(u).map(|&p| (u, p, q)))
+            .collect();
+        movers.sort();
+        for (u, p, q) in movers {
+            let dx = p.0.abs_diff(q.0);
+            let dy = p.1.abs_diff(q.1);
+            let legal = if eight {
+                dx <= 1 && dy <= 1
+            } else {
+                dx + dy <= 1
+            };
+            if !legal {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: format!(
+                        "unit {u} jumps from {p:?} (tick {}) to {q:?}, not a {}-connected move",
+                        t - 1,
+                        if eight { 8 } else { 4 }
+                    ),
+                });
+                continue;
+            }
+            if dx == 1 && dy == 1 {
+                st.diagonals += 1;
+                for c in [(p.0, q.1), (q.0, p.1)] {
+                    if !blocks.open(map, c) {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![u.clone()],
+                            text: format!(
+                                "unit {u} moves diagonally {p:?} -> {q:?} past the {} corner {c:?}",
+                                if map.is_wall(c) { "wall" } else { "blocked" }
+                            ),
+                        });
+                    }
+                }
+                let square = (p.0.min(q.0), p.1.min(q.1));
+                let falling = (p.0 < q.0) == (p.1 < q.1);
+                if let Some(&(other_falling, w)) = diagonal.get(&square) {
+                    if other_falling != falling {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![w.clone(), u.clone()],
+                            text: format!(
+                                "units {w} ({:?} -> {:?}) and {u} ({p:?} -> {q:?}) cross diagonally in the square at {square:?}",
+                                prev[w], here[w]
+                            ),
+                        });
+                    }
+                }
+                diagonal.insert(square, (falling, u));
+            }
+            if p != q && blocks.covered(map, q) && !blocks.covered(map, p) {
+                v.push(Violation {
+                    tick: t,
+                    units: vec![u.clone()],
+                    text: format!(
+                        "unit {u} enters {q:?}, a cell under a block, from the open cell {p:?}"
+                    ),
+                });
+            }
+            if p != q {
+                if let Some(&w) = prev_at.get(&q) {
+                    if w != u && here.get(w) == Some(&p) && u < w {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![u.clone(), w.clone()],
+                            text: format!("units {u} and {w} swap cells {p:?} and {q:?}"),
+                        });
+                    }
+                }
+            }
+        }
+        prev = here;
+    }
+    let alive_at_end = life.len();
+    Checked {
+        violations: v,
+        stats: st,
+        alive_at_end,
+        despawns_applied,
+        spawns_applied,
+    }
+}
+
+/// A violation with what led to it: the script's events of the ticks just
+/// before, and the units' cells and events.
+fn explain(x: &Violation, events: &[Event], trace: &[Vec<(String, Xy)>], map: &Map) -> String {
+    let mut s = format!("tick {}: {}\n", x.tick, x.text);
+    let from = x.tick.saturating_sub(3);
+    let _ = writeln!(s, "  events of ticks {from}..={}:", x.tick);
+    for e in events.iter().filter(|e| (from..=x.tick).contains(&e.tick)) {
+        let _ = writeln!(s, "    line {}: {}", e.line, e.text());
+    }
+    for u in &x.units {
+        let _ = write!(s, "  unit {u}:");
+        let (first, last) = (
+            x.tick.saturating_sub(4) as usize,
+            (x.tick as usize + 1).min(trace.len() - 1),
+        );
+        for (t, rows) in trace.iter().enumerate().take(last + 1).skip(first) {
+            match rows.iter().find(|(l, _)| l == u) {
+                Some((_, p)) => {
+                    let _ = write!(s, " t{t}={p:?}");
+                }
+                None => {
+                    let _ = write!(s, " t{t}=absent");
+                }
+            }
+        }
+        s.push('\n');
+        for e in events.iter().filter(|e| e.names(u) && e.tick <= x.tick) {
+            let _ = writeln!(s, "    line {}: {}", e.line, e.text());
+        }
+    }
+    // The 7×7 neighbourhood of the first unit's cell at that tick.
+    if let Some(u) = x.units.first() {
+        if let Some((_, c)) = trace[x.tick as usize].iter().find(|(l, _)| l == u) {
+            let _ = writeln!(s, "  map around {c:?} ('@' wall, '.' open):");
+            for y in c.1.saturating_sub(3)..=(c.1 + 3).min(map.height - 1) {
+                s.push_str("    ");
+                for xx in c.0.saturating_sub(3)..=(c.0 + 3).min(map.width - 1) {
+                    s.push(if map.is_wall((xx, y)) { '@' } else { '.' });
+                }
+                s.push('\n');
+            }
+        }
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Runs.
+
+/// Where a case's map comes from.
+#[derive(Clone, Copy, Debug)]
+enum MapSource {
+    /// `--generate WxH:DENSITY`.
+    Generated { w: u32, h: u32, density: f64 },
+    /// A MovingAI file of rooms and doors written by this test (`--map`).
+    Rooms { w: u32, h: u32 },
+    /// A MovingAI file with this text (`--map`).
+    Text {
+        name: &'static str,
+        text: &'static str,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    /// Names the case's files, with the map and the seed.
+    tag: &'static str,
+    map: MapSource,
+    eight: bool,
+    seed: u64,
+    units: usize,
+    /// Events are drawn for ticks 0..=span.
+    span: u32,
+    max_ticks: u32,
+    features: Features,
+}
+
+impl Case {
+    fn name(&self) -> String {
+        let m = match self.map {
+            MapSource::Generated { w, h, density } => format!("gen{w}x{h}-{density}"),
+            MapSource::Rooms { w, h } => format!("rooms{w}x{h}"),
+            MapSource::Text { name, .. } => name.to_string(),
+        };
+        format!(
+            "{}-{m}-c{}-s{}-n{}",
+            self.tag,
+            if self.eight { 8 } else { 4 },
+            self.seed,
+            self.units
+        )
+    }
+}
+
+/// A map of rooms joined by doors, with every wall letter MovingAI knows
+/// and open cells marked `.`, `G` or `S`.
+fn rooms_map(w: u32, h: u32, seed: u64) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut g = vec![vec!['.'; w as usize]; h as usize];
+    for (y, row) in g.iter_mut().enumerate() {
+        for (x, c) in row.iter_mut().enumerate() {
+            let (x, y) = (x as u32, y as u32);
+            if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                *c = 'T';
+            } else if x % 8 == 0 || y % 8 == 0 {
+                *c = '@';
+            } else if rng.gen_bool(0.04) {
+                *c = 'O';
+            } else if rng.gen_bool(0.02) {
+                *c = if rng.gen_bool(0.5) { 'G' } else { 'S' };
+            }
+        }
+    }
+    // Doors (one or two cells wide) in every wall segment between rooms.
+    for y0 in (0..h).step_by(8) {
+        for x0 in (0..w).step_by(8) {
+            if x0 > 0 && x0 < w - 1 && y0 + 1 < h - 1 {
+                let y = (y0 + rng.gen_range(1..7)).min(h - 2);
+                g[y as usize][x0 as usize] = '.';
+                if rng.gen_bool(0.5) && y + 1 < h - 1 && (y + 1) % 8 != 0 {
+                    g[y as usize + 1][x0 as usize] = '.';
+                }
+            }
+            if y0 > 0 && y0 < h - 1 && x0 + 1 < w - 1 {
+                let x = (x0 + rng.gen_range(1..7)).min(w - 2);
+                g[y0 as usize][x as usize] = '.';
+                if rng.gen_bool(0.5) && x + 1 < w - 1 && (x + 1) % 8 != 0 {
+                    g[y0 as usize][x as usize + 1] = '.';
+                }
+            }
+        }
+    }
+    // A pond in some rooms.
+    for _ in 0..(w * h / 300) {
+        let (x, y) = (rng.gen_range(2..w - 3), rng.gen_range(2..h - 3));
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let c = &mut g[(y + dy) as usize][(x + dx) as usize];
+            if *c != 'T' {
+                *c = 'W';
+            }
+        }
+    }
+    let mut s = format!("type octile\nheight {h}\nwidth {w}\nmap\n");
+    for row in g {
+        s.extend(row);
+        s.push('\n');
+    }
+    s
+}
+
+fn throng() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_throng"))
+}
+
+/// The map and instance arguments of a case (its directory holds the map
+/// file of a `Rooms` case).
+fn instance_args(case: &Case, dir: &Path) -> Vec<String> {
+    let mut a: Vec<String> = vec!["run".into()];
+    match case.map {
+        MapSource::Generated { w, h, density } => {
+            a.extend(["--generate".into(), format!("{w}x{h}:{density}")])
+        }
+        MapSource::Rooms { .. } | MapSource::Text { .. } => {
+            a.extend(["--map".into(), path_str(&dir.join("given.map"))])
+        }
+    }
+    a.extend([
+        "--seed".into(),
+        case.seed.to_string(),
+        "--units".into(),
+        case.units.to_string(),
+        "--connectivity".into(),
+        if case.eight { "8" } else { "4" }.into(),
+        "--threads".into(),
+        "2".into(),
+        "--quiet".into(),
+    ]);
+    a
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_str().expect("temporary paths are UTF-8").to_string()
+}
+
+fn run_ok(args: &[String], what: &str) {
+    let out = throng()
+        .args(args)
+        .output()
+        .expect("the throng binary runs");
+    assert!(
+        out.status.success(),
+        "{what}: throng {} exited with {:?}\nstderr: {}",
+        args.join(" "),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A script drawn by [`Generator`] for the case.
+fn drawn_script(case: &Case, map: &Map, starts: &[Xy]) -> Vec<Event> {
+    let mut gen = Generator::new(map, starts, case.seed, case.units + 150, case.features);
+    gen.tick_zero();
+    for t in 1..=case.span {
+        gen.tick(t, case.span);
+    }
+    gen.finish()
+}
+
+/// Makes a case's script from the map and the starting cells.
+type ScriptMaker<'a> = &'a dyn Fn(&Case, &Map, &[Xy]) -> Vec<Event>;
+
+/// Runs one case: reads the map and the starting cells from a run of no
+/// ticks, makes the script, runs it with a trace, checks the trace. Returns
+/// the failure report, if any, and what was exercised.
+fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
+    let started = Instant::now();
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "throng-live-{}-{}",
+        case.name(),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let given = match case.map {
+        MapSource::Generated { .. } => None,
+        MapSource::Rooms { w, h } => Some(rooms_map(w, h, case.seed)),
+        MapSource::Text { text, .. } => Some(text.to_string()),
+    };
+    if let Some(text) = &given {
+        std::fs::write(dir.join("given.map"), text).unwrap();
+    }
+    let inst = instance_args(case, &dir);
+
+    // The map and the starting cells.
+    let (map0, trace0) = (dir.join("first.map"), dir.join("first.csv"));
+    let mut args = inst.clone();
+    args.extend([
+        "--max-ticks".into(),
+        "0".into(),
+        "--save-map".into(),
+        path_str(&map0),
+        "--trace".into(),
+        path_str(&trace0),
+    ]);
+    run_ok(&args, "the run of no ticks");
+    let map = Map::parse(&std::fs::read_to_string(&map0).unwrap());
+    if let Some(text) = &given {
+        let mine = Map::parse(text);
+        assert_eq!(
+            mine.wall, map.wall,
+            "the saved map differs from the map read"
+        );
+    }
+    let rows0 = parse_trace(&std::fs::read_to_string(&trace0).unwrap(), 0);
+    let mut starts = vec![(0, 0); case.units];
+    for (u, p) in &rows0[0] {
+        let i: usize = u.parse().expect("starting units have numeric labels");
+        starts[i] = *p;
+    }
+    assert_eq!(rows0[0].len(), case.units, "every starting unit at tick 0");
+
+    // The script.
+    let mut events = make_script(case, &map, &starts);
+    let script = script_text(&mut events, &format!("live trace check {}", case.name()));
+    let events_path = dir.join("events.txt");
+    std::fs::write(&events_path, script).unwrap();
+
+    // The run.
+    let (trace_path, summary_path, map_path) = (
+        dir.join("trace.csv"),
+        dir.join("summary.json"),
+        dir.join("map.map"),
+    );
+    let mut args = inst;
+    args.extend([
+        "--events".into(),
+        path_str(&events_path),
+        "--trace".into(),
+        path_str(&trace_path),
+        "--summary-json".into(),
+        path_str(&summary_path),
+        "--save-map".into(),
+        path_str(&map_path),
+        "--max-ticks".into(),
+        case.max_ticks.to_string(),
+    ]);
+    let command = format!("throng {}", args.join(" "));
+    run_ok(&args, &case.name());
+    let run_map = Map::parse(&std::fs::read_to_string(&map_path).unwrap());
+    assert_eq!(
+        run_map.wall,
+        map.wall,
+        "{}: the run's map changed",
+        case.name()
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary_path).unwrap())
+            .expect("the summary is JSON");
+    let last_tick = json_u64(&summary, "ticks") as u32;
+    let trace = parse_trace(&std::fs::read_to_string(&trace_path).unwrap(), last_tick);
+
+    let checked = check(&map, case.eight, &events, case.units, &trace);
+    let mut problems: Vec<String> = Vec::new();
+    for x in checked.violations.iter().take(3) {
+        problems.push(explain(x, &events, &trace, &map));
+    }
+    if checked.violations.len() > 3 {
+        let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+        for x in &checked.violations {
+            let kind: String = x
+                .text
+                .split_whitespace()
+                .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()))
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            *by_kind.entry(kind).or_default() += 1;
+        }
+        let mut more = format!("{} violations in all:\n", checked.violations.len());
+        for x in checked.violations.iter().skip(3).take(20) {
+            let _ = writeln!(more, "  tick {}: {}", x.tick, x.text);
+        }
+        let _ = writeln!(more, "  by kind: {by_kind:?}");
+        problems.push(more);
+    }
+    let collisions = json_u64(&summary, "collisions");
+    if collisions != 0 {
+        problems.push(format!("the summary counts {collisions} collisions"));
+    }
+    let despawned = json_count(&summary, "events", "despawned");
+    if despawned != checked.despawns_applied as u64 {
+        problems.push(format!(
+            "the summary counts {despawned} despawns; the script applied {}",
+            checked.despawns_applied
+        ));
+    }
+    let spawned = json_count(&summary, "events", "spawned");
+    if spawned < checked.stats.entries as u64 || spawned > checked.spawns_applied as u64 {
+        problems.push(format!(
+            "the summary counts {spawned} spawns; {} units entered the trace out of {} spawned",
+            checked.stats.entries, checked.spawns_applied
+        ));
+    }
+    let states: u64 = summary
+        .get("states")
+        .and_then(|s| s.as_object())
+        .map(|o| o.values().filter_map(|x| x.as_u64()).sum())
+        .unwrap_or(0);
+    if states != checked.alive_at_end as u64 {
+        problems.push(format!(
+            "the summary's states count {states} living units; the script leaves {} alive",
+            checked.alive_at_end
+        ));
+    }
+    let st = checked.stats;
+    eprintln!(
+        "{}: {} ticks, {} events ({} spawns, {} respawns, {} despawns, {} blocks, {} unblocks, {} goals, {} stops), \
+         peak {} units, {} unit-ticks, {} entries ({} waited), {} trapped by blocks, {} unit-ticks inside blocks, \
+         {} diagonal moves, peak {} blocked cells, {:.1} s",
+        case.name(),
+        st.ticks,
+        st.events,
+        st.spawns,
+        st.respawns,
+        st.despawns,
+        st.blocks,
+        st.unblocks,
+        st.goal_orders,
+        st.stops,
+        st.peak_units,
+        st.unit_ticks,
+        st.entries,
+        st.waited,
+        st.trapped,
+        st.inside_ticks,
+        st.diagonals,
+        st.peak_blocked_cells,
+        started.elapsed().as_secs_f64()
+    );
+    if problems.is_empty() {
+        let _ = std::fs::remove_dir_all(&dir);
+        (None, st)
+    } else {
+        let report = format!(
+            "{}: the trace breaks the rules\nreproduce: {command}\n(files kept in {})\n{}",
+            case.name(),
+            dir.display(),
+            problems.join("\n")
+        );
+        (Some(report), st)
+    }
+}
+
+/// Runs the cases and fails with every broken rule found; checks that the
+/// scripts did what they are for (units trapped by blocks, blocks lifted,
+/// despawns; with late spawns, spawns that waited and labels spawned again).
+fn run_cases(cases: &[Case]) {
+    let mut failures = Vec::new();
+    let mut total = Stats::default();
+    for case in cases {
+        let (failure, st) = run_case(case, &drawn_script);
+        failures.extend(failure);
+        total += st;
+    }
+    eprintln!("all: {total:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(total.trapped > 0, "no block went up over a unit: {total:?}");
+    assert!(total.unblocks > 0 && total.despawns > 0, "{total:?}");
+    if cases.iter().any(|c| c.features.late_spawns) {
+        assert!(total.waited > 0, "no spawn ever waited: {total:?}");
+        assert!(total.respawns > 0, "no label was spawned again: {total:?}");
+    }
+}
+
+fn generated(w: u32, h: u32, density: f64) -> MapSource {
+    MapSource::Generated { w, h, density }
+}
+
+/// A case whose run may go on 60 ticks past its last event.
+fn case(
+    tag: &'static str,
+    map: MapSource,
+    eight: bool,
+    seed: u64,
+    units: usize,
+    span: u32,
+) -> Case {
+    Case {
+        tag,
+        map,
+        eight,
+        seed,
+        units,
+        span,
+        max_ticks: span + 60,
+        features: AROUND_KNOWN_FAULTS,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The checker on traces made by hand.
+
+fn ev(tick: u32, action: Action) -> Event {
+    Event {
+        tick,
+        action,
+        line: 0,
+    }
+}
+
+fn spawn(unit: &str, at: Xy, goal: Xy) -> Action {
+    Action::Spawn {
+        unit: unit.into(),
+        at,
+        goal,
+        priority: None,
+    }
+}
+
+/// The violations the checker finds in a hand-made trace on a 5×4 map with
+/// one wall at (1, 1).
+fn violations(
+    eight: bool,
+    mut events: Vec<Event>,
+    initial: usize,
+    ticks: &[&[(&str, Xy)]],
+) -> Vec<String> {
+    let map = Map::parse("type octile\nheight 4\nwidth 5\nmap\n.....\n.@...\n.....\n.....\n");
+    script_text(&mut events, "hand-made");
+    let trace: Vec<Vec<(String, Xy)>> = ticks
+        .iter()
+        .map(|rows| rows.iter().map(|&(u, p)| (u.to_string(), p)).collect())
+        .collect();
+    check(&map, eight, &events, initial, &trace)
+        .violations
+        .into_iter()
+        .map(|v| format!("tick {}: {}", v.tick, v.text))
+        .collect()
+}
+
+/// The checker is no rubber stamp: each broken rule, alone in a hand-made
+/// trace, is found at its tick; a trace keeping the rules through
+/// despawns, a same-tick respawn, a waiting spawn and a unit leaving a
+/// block passes.
+#[test]
+fn checker_catches_each_broken_rule() {
+    let block = |t: u32, a: Xy, b: Xy| ev(t, Action::Block(a, b));
+    // What, 8-connected, the script, starting units, the trace by tick,
+    // the violation expected.
+    type Broken<'a> = (
+        &'a str,
+        bool,
+        Vec<Event>,
+        usize,
+        Vec<&'a [(&'a str, Xy)]>,
+        &'a str,
+    );
+    let cases: Vec<Broken> = vec![
+        (
+            "shared cell",
+            false,
+            vec![],
+            2,
+            vec![
+                &[("0", (0, 0)), ("1", (2, 0))],
+                &[("0", (1, 0)), ("1", (1, 0))],
+            ],
+            "tick 1: units 0 and 1 share cell (1, 0)",
+        ),
+        (
+            "swap",
+            false,
+            vec![],
+            2,
+            vec![
+                &[("0", (0, 0)), ("1", (1, 0))],
+                &[("0", (1, 0)), ("1", (0, 0))],
+            ],
+            "tick 1: units 0 and 1 swap cells (0, 0) and (1, 0)",
+        ),
+        (
+            "diagonal step on a 4-connected map",
+            false,
+            vec![],
+            1,
+            vec![&[("0", (2, 2))], &[("0", (3, 3))]],
+            "not a 4-connected move",
+        ),
+        (
+            "two cells in one tick",
+            true,
+            vec![],
+            1,
+            vec![&[("0", (2, 2))], &[("0", (4, 2))]],
+            "not a 8-connected move",
+        ),
+        (
+            "diagonal past a wall",
+            true,
+            vec![],
+            1,
+            vec![&[("0", (0, 1))], &[("0", (1, 2))]],
+            "past the wall corner (1, 1)",
+        ),
+        (
+            "diagonal past a block",
+            true,
+            vec![block(1, (3, 2), (3, 2))],
+            1,
+            vec![&[("0", (2, 2))], &[("0", (3, 3))]],
+            "past the blocked corner (3, 2)",
+        ),
+        (
+            "diagonal crossing",
+            true,
+            vec![],
+            2,
+            vec![
+                &[("0", (2, 2)), ("1", (3, 2))],
+                &[("0", (3, 3)), ("1", (2, 3))],
+            ],
+            "cross diagonally in the square at (2, 2)",
+        ),
+        (
+            "entering a block",
+            false,
+            vec![block(1, (4, 3), (4, 0))],
+            1,
+            vec![&[("0", (3, 0))], &[("0", (4, 0))]],
+            "tick 1: unit 0 enters (4, 0), a cell under a block, from the open cell (3, 0)",
+        ),
+        (
+            "back into a block it had left",
+            false,
+            vec![block(1, (2, 2), (3, 3))],
+            1,
+            vec![
+                &[("0", (2, 2))],
+                &[("0", (3, 2))],
+                &[("0", (4, 2))],
+                &[("0", (3, 2))],
+            ],
+            "tick 3: unit 0 enters (3, 2), a cell under a block, from the open cell (4, 2)",
+        ),
+        (
+            "into a block still up after its own was lifted",
+            false,
+            vec![
+                block(1, (2, 2), (2, 2)),
+                block(1, (3, 2), (3, 3)),
+                ev(2, Action::Unblock((2, 2), (2, 2))),
+            ],
+            1,
+            vec![&[("0", (2, 2))], &[("0", (2, 2))], &[("0", (3, 2))]],
+            "tick 2: unit 0 enters (3, 2), a cell under a block, from the open cell (2, 2)",
+        ),
+        (
+            "on the map before its spawn tick",
+            false,
+            vec![ev(2, spawn("a", (0, 0), (4, 3)))],
+            0,
+            vec![&[], &[("a", (0, 0))], &[("a", (0, 0))]],
+            "tick 1: unit a at (0, 0) is on the map before any spawn names it",
+        ),
+        (
+            "entering off its spawn cell",
+            false,
+            vec![ev(1, spawn("a", (0, 0), (4, 3)))],
+            0,
+            vec![&[], &[("a", (1, 0))]],
+            "tick 1: unit a enters at (1, 0), not at its spawn cell (0, 0)",
+        ),
+        (
+            "entering under a block",
+            false,
+            vec![block(1, (0, 0), (0, 0)), ev(1, spawn("a", (0, 0), (4, 3)))],
+            0,
+            vec![&[], &[("a", (0, 0))]],
+            "tick 1: unit a enters the map at (0, 0), a cell under a block",
+        ),
+        (
+            "on the map after its despawn",
+            false,
+            vec![ev(1, Action::Despawn("0".into()))],
+            1,
+            vec![&[("0", (0, 0))], &[("0", (0, 0))]],
+            "tick 1: unit 0 at (0, 0) is on the map after its despawn",
+        ),
+        (
+            "vanishing",
+            false,
+            vec![],
+            1,
+            vec![&[("0", (0, 0))], &[]],
+            "tick 1: unit 0 was at (0, 0) at tick 0 and is gone at tick 1 without a despawn",
+        ),
+        (
+            "a starting unit missing",
+            false,
+            vec![],
+            2,
+            vec![&[("0", (0, 0))]],
+            "tick 0: starting unit 1 is not on the map at tick 0",
+        ),
+        (
+            "on a wall",
+            false,
+            vec![],
+            1,
+            vec![&[("0", (1, 1))]],
+            "tick 0: unit 0 at (1, 1) stands on a wall of the map",
+        ),
+    ];
+    for (what, eight, events, initial, ticks, expected) in cases {
+        let found = violations(eight, events, initial, &ticks);
+        assert!(
+            found.len() == 1 && found[0].contains(expected),
+            "{what}: expected one violation `{expected}`, found {found:#?}"
+        );
+    }
+
+    // A trace keeping every rule.
+    let events = vec![
+        ev(0, spawn("a", (0, 0), (4, 0))),
+        ev(0, block(0, (2, 2), (3, 3)).action),
+        ev(2, Action::Despawn("a".into())),
+        ev(2, spawn("a", (4, 3), (0, 3))),
+        ev(2, Action::Unblock((3, 3), (2, 2))),
+        ev(3, Action::Goal("0".into(), (0, 3))),
+        ev(3, Action::Despawn("1".into())),
+        ev(3, spawn("1", (2, 3), (0, 0))),
+    ];
+    let found = violations(
+        true,
+        events,
+        2,
+        &[
+            // 0 starts on a, which waits; 1 starts inside the block.
+            &[("0", (0, 0)), ("1", (2, 2))],
+            &[("0", (1, 0)), ("1", (3, 2)), ("a", (0, 0))],
+            // a leaves and comes back elsewhere; 1 steps out of the block.
+            &[("0", (2, 0)), ("1", (4, 2)), ("a", (4, 3))],
+            // 1 comes back at its new spawn cell, on open ground now.
+            &[("0", (3, 1)), ("1", (2, 3)), ("a", (3, 3))],
+            &[("0", (4, 2)), ("1", (1, 3)), ("a", (4, 3))],
+        ],
+    );
+    assert!(found.is_empty(), "a trace keeping the rules: {found:#?}");
+}
+
+// ---------------------------------------------------------------------------
+// Live runs.
+
+/// The 4-connected cases: generated maps of 32×32 and 48×48 cells, 10 % to
+/// 25 % obstacles, 20 to 150 starting units, 300 to 600 ticks of events.
+fn four_connected_cases(tag: &'static str) -> Vec<Case> {
+    vec![
+        case(tag, generated(32, 32, 0.2), false, 11, 60, 450),
+        case(tag, generated(48, 48, 0.1), false, 12, 150, 300),
+        case(tag, generated(32, 32, 0.25), false, 13, 100, 400),
+        case(tag, generated(48, 48, 0.2), false, 14, 20, 600),
+        case(tag, generated(32, 32, 0.15), false, 15, 120, 450),
+        case(tag, generated(48, 48, 0.25), false, 16, 60, 600),
+    ]
+}
+
+/// The 8-connected cases, on the same kinds of maps.
+fn eight_connected_cases(tag: &'static str) -> Vec<Case> {
+    vec![
+        case(tag, generated(32, 32, 0.25), true, 21, 40, 500),
+        case(tag, generated(48, 48, 0.15), true, 22, 100, 350),
+        case(tag, generated(32, 32, 0.1), true, 23, 150, 300),
+        case(tag, generated(48, 48, 0.2), true, 24, 80, 600),
+        case(tag, generated(32, 32, 0.2), true, 25, 120, 400),
+        case(tag, generated(48, 48, 0.25), true, 26, 20, 600),
+    ]
+}
+
+/// A MovingAI map of rooms joined by narrow doors (blocks there cut rooms
+/// off), read with `--map`, in both connectivities; and runs with no
+/// starting units, where every unit comes from the script.
+fn rooms_and_script_only_cases(tag: &'static str) -> Vec<Case> {
+    vec![
+        case(tag, MapSource::Rooms { w: 40, h: 40 }, true, 31, 20, 600),
+        case(tag, MapSource::Rooms { w: 48, h: 40 }, false, 32, 60, 450),
+        case(tag, MapSource::Rooms { w: 48, h: 48 }, true, 35, 100, 400),
+        case(tag, generated(32, 32, 0.1), false, 33, 0, 300),
+        case(tag, generated(48, 48, 0.2), true, 34, 0, 400),
+    ]
+}
+
+fn with_features(mut cases: Vec<Case>, features: Features) -> Vec<Case> {
+    for c in &mut cases {
+        c.features = features;
+    }
+    cases
+}
+
+/// 4-connected runs keep every rule, and the engine's own validator counts
+/// no collision, with scripts around the known engine faults (no spawn
+/// after tick 0, touching blocks lifted together).
+#[test]
+fn four_connected_traces_keep_the_rules() {
+    run_cases(&four_connected_cases("four"));
+}
+
+/// The same for 8-connected runs: diagonal steps never pass a wall or a
+/// block at their corners, and never cross.
+#[test]
+fn eight_connected_traces_keep_the_rules() {
+    run_cases(&eight_connected_cases("eight"));
+}
+
+/// The same on rooms joined by doors, and with every unit from the script.
+#[test]
+fn rooms_and_units_from_the_script_alone_keep_the_rules() {
+    run_cases(&rooms_and_script_only_cases("rooms"));
+}
+
+// Known engine faults: each test below fails today and is ignored until
+// the engine is fixed (run them with `--ignored`).
+
+/// A unit spawned on a free cell and given a `goal` in the same tick is
+/// first seen on its spawn cell.
+#[test]
+#[ignore = "engine bug: a unit placed during the step producing tick T (world.now() = T-1) is moved in that same step when something plans it there (a goal order in its spawn tick always does; so can a promotion pushing it aside), and is first seen one cell off its spawn cell"]
+fn a_spawned_unit_is_first_seen_on_its_spawn_cell() {
+    let c = case("spawn-goal", generated(8, 8, 0.0), false, 1, 1, 5);
+    let script = |_: &Case, _: &Map, starts: &[Xy]| {
+        let at = if starts[0] == (0, 0) { (7, 0) } else { (0, 0) };
+        vec![
+            ev(5, spawn("a", at, (7, 7))),
+            ev(5, Action::Goal("a".into(), (7, 7))),
+        ]
+    };
+    let (failure, _) = run_case(&c, &script);
+    assert!(failure.is_none(), "{}", failure.unwrap_or_default());
+}
+
+/// A starting unit under a block placed at tick 0 stands inside it from
+/// the start and walks out; the engine's validator counts no collision.
+#[test]
+#[ignore = "engine bug: the validator restarts after the tick-0 events and counts a starting unit inside a tick-0 block as a unit on a blocked cell (summary collisions 1)"]
+fn a_starting_unit_inside_a_tick_0_block_is_no_collision() {
+    let c = case("start-block", generated(8, 8, 0.0), false, 1, 1, 5);
+    let script =
+        |_: &Case, _: &Map, starts: &[Xy]| vec![ev(0, Action::Block(starts[0], starts[0]))];
+    let (failure, _) = run_case(&c, &script);
+    assert!(failure.is_none(), "{}", failure.unwrap_or_default());
+}
+
+/// A one-row corridor: a unit inside a block leaves through a second,
+/// overlapping block; when its own block is lifted it stands on open
+/// ground, and from there it may not step into the second block.
+#[test]
+#[ignore = "engine bug: lifting a block does not cut the escape plan of a unit that now stands on open ground, and the unit walks on into a block next to it (summary collisions 1)"]
+fn a_unit_out_of_a_lifted_block_does_not_walk_into_another() {
+    let mut c = case(
+        "escape",
+        MapSource::Text {
+            name: "corridor",
+            text: "type octile\nheight 1\nwidth 10\nmap\n..........\n",
+        },
+        false,
+        1,
+        0,
+        5,
+    );
+    c.max_ticks = 12;
+    let script = |_: &Case, _: &Map, _: &[Xy]| {
+        vec![
+            ev(0, spawn("a", (3, 0), (3, 0))),
+            ev(1, Action::Block((0, 0), (6, 0))),
+            ev(1, Action::Block((5, 0), (6, 0))),
+            ev(2, Action::Unblock((0, 0), (6, 0))),
+        ]
+    };
+    let (failure, _) = run_case(&c, &script);
+    assert!(failure.is_none(), "{}", failure.unwrap_or_default());
+}
+
+/// The full stream on the 4-connected cases: spawns all through the run
+/// (many on taken cells, so they wait), labels spawned again, orders in
+/// spawn ticks, touching blocks lifted apart, blocks over starting units
+/// at tick 0.
+#[test]
+#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
+fn four_connected_traces_of_the_full_stream_keep_the_rules() {
+    run_cases(&with_features(four_connected_cases("four-full"), FULL));
+}
+
+/// The full stream on the 8-connected cases.
+#[test]
+#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
+fn eight_connected_traces_of_the_full_stream_keep_the_rules() {
+    run_cases(&with_features(eight_connected_cases("eight-full"), FULL));
+}
+
+/// The full stream on rooms, and with every unit from the script.
+#[test]
+#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
+fn rooms_and_units_from_the_script_alone_with_the_full_stream_keep_the_rules() {
+    run_cases(&with_features(
+        rooms_and_script_only_cases("rooms-full"),
+        FULL,
+    ));
+}
+
+/// Cases over many seeds: sizes, densities, rooms, both connectivities,
+/// 20 to 150 starting units.
+fn many_seeds(tag: &'static str, seeds: std::ops::Range<u64>, span: u32) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for seed in seeds {
+        let map = match seed % 4 {
+            0 => generated(32, 32, [0.1, 0.15, 0.2][(seed / 4 % 3) as usize]),
+            1 => generated(48, 48, 0.25),
+            2 => MapSource::Rooms { w: 48, h: 40 },
+            _ => generated(48, 32, 0.2),
+        };
+        let units = [20, 60, 100, 150][(seed / 4 % 4) as usize];
+        cases.push(case(tag, map, seed % 2 == 0, seed, units, span));
+    }
+    cases
+}
+
+/// Around the known engine faults, 24 more seeds keep every rule.
+#[test]
+fn many_seeds_keep_the_rules() {
+    run_cases(&many_seeds("seeds", 200..224, 500));
+}
+
+/// A longer soak of the full stream over 24 seeds.
+#[test]
+#[ignore = "soak: about 10 s; run with --ignored (it meets the known engine faults above)"]
+fn soak_of_the_full_stream() {
+    run_cases(&with_features(many_seeds("soak", 100..124, 600), FULL));
+}
