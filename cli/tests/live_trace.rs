@@ -6,9 +6,11 @@
 //! swap, no diagonal crossing, only legal moves, no unit on a wall or
 //! entering a block, every unit entering at its spawn cell no earlier than
 //! its spawn tick, gone from its despawn tick, never vanishing; and the
-//! engine's own validator counts no collision. The full stream meets known
-//! engine faults: its tests are ignored until those are fixed, and the
-//! tests that run hold scripts around them.
+//! engine's own validator counts no collision. Both the full stream and
+//! reduced streams (without late spawns, separate lifts of touching blocks,
+//! orders in a unit's spawn tick, blocks over starting units at tick 0) run,
+//! so a fault that appears points at the pattern behind it; a minimal case
+//! of each fault found so far stays as a test of its own.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -195,8 +197,8 @@ fn script_text(events: &mut [Event], title: &str) -> String {
 }
 
 /// What a drawn script may hold. With every feature on it is the full
-/// stream; some patterns meet known engine faults (see the ignored tests at
-/// the end), and the scripts without them check everything else.
+/// stream; each feature is a pattern that once met an engine fault (see the
+/// minimal cases at the end).
 #[derive(Clone, Copy, Debug)]
 struct Features {
     /// Spawns after tick 0, spawns on taken cells (they wait) and labels
@@ -221,12 +223,9 @@ const FULL: Features = Features {
     blocks_over_starts_at_tick_0: true,
 };
 
-/// The stream without the patterns that meet the known engine faults: no
-/// spawn after tick 0 and none that waits (a unit placed during a step can
-/// be planned and moved in that same step, off its spawn cell), touching
-/// blocks lifted together (a unit out of a lifted block walks on into the
-/// block next to it), no block over starting units at tick 0 (counted as
-/// collisions). Spawns at tick 0 on free cells, despawns, orders, and
+/// The stream without those patterns: no spawn after tick 0 and none that
+/// waits, touching blocks lifted together, no block over starting units at
+/// tick 0. Spawns at tick 0 on free cells, despawns, orders, and
 /// overlapping blocks (lifted together) stay.
 const AROUND_KNOWN_FAULTS: Features = Features {
     late_spawns: false,
@@ -1846,8 +1845,8 @@ fn with_features(mut cases: Vec<Case>, features: Features) -> Vec<Case> {
 }
 
 /// 4-connected runs keep every rule, and the engine's own validator counts
-/// no collision, with scripts around the known engine faults (no spawn
-/// after tick 0, touching blocks lifted together).
+/// no collision, with the reduced scripts (no spawn after tick 0, touching
+/// blocks lifted together).
 #[test]
 fn four_connected_traces_keep_the_rules() {
     run_cases(&four_connected_cases("four"));
@@ -1866,13 +1865,12 @@ fn rooms_and_units_from_the_script_alone_keep_the_rules() {
     run_cases(&rooms_and_script_only_cases("rooms"));
 }
 
-// Known engine faults: each test below fails today and is ignored until
-// the engine is fixed (run them with `--ignored`).
+// Minimal cases of engine faults this check found (each failed before
+// its fix), then the full stream.
 
 /// A unit spawned on a free cell and given a `goal` in the same tick is
 /// first seen on its spawn cell.
 #[test]
-#[ignore = "engine bug: a unit placed during the step producing tick T (world.now() = T-1) is moved in that same step when something plans it there (a goal order in its spawn tick always does; so can a promotion pushing it aside), and is first seen one cell off its spawn cell"]
 fn a_spawned_unit_is_first_seen_on_its_spawn_cell() {
     let c = case("spawn-goal", generated(8, 8, 0.0), false, 1, 1, 5);
     let script = |_: &Case, _: &Map, starts: &[Xy]| {
@@ -1889,7 +1887,6 @@ fn a_spawned_unit_is_first_seen_on_its_spawn_cell() {
 /// A starting unit under a block placed at tick 0 stands inside it from
 /// the start and walks out; the engine's validator counts no collision.
 #[test]
-#[ignore = "engine bug: the validator restarts after the tick-0 events and counts a starting unit inside a tick-0 block as a unit on a blocked cell (summary collisions 1)"]
 fn a_starting_unit_inside_a_tick_0_block_is_no_collision() {
     let c = case("start-block", generated(8, 8, 0.0), false, 1, 1, 5);
     let script =
@@ -1902,7 +1899,6 @@ fn a_starting_unit_inside_a_tick_0_block_is_no_collision() {
 /// overlapping block; when its own block is lifted it stands on open
 /// ground, and from there it may not step into the second block.
 #[test]
-#[ignore = "engine bug: lifting a block does not cut the escape plan of a unit that now stands on open ground, and the unit walks on into a block next to it (summary collisions 1)"]
 fn a_unit_out_of_a_lifted_block_does_not_walk_into_another() {
     let mut c = case(
         "escape",
@@ -1933,21 +1929,18 @@ fn a_unit_out_of_a_lifted_block_does_not_walk_into_another() {
 /// spawn ticks, touching blocks lifted apart, blocks over starting units
 /// at tick 0.
 #[test]
-#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
 fn four_connected_traces_of_the_full_stream_keep_the_rules() {
     run_cases(&with_features(four_connected_cases("four-full"), FULL));
 }
 
 /// The full stream on the 8-connected cases.
 #[test]
-#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
 fn eight_connected_traces_of_the_full_stream_keep_the_rules() {
     run_cases(&with_features(eight_connected_cases("eight-full"), FULL));
 }
 
 /// The full stream on rooms, and with every unit from the script.
 #[test]
-#[ignore = "engine bug: spawned units first seen off their spawn cells; units walk from a lifted block into the block next to it; starting units inside tick-0 blocks counted as collisions"]
 fn rooms_and_units_from_the_script_alone_with_the_full_stream_keep_the_rules() {
     run_cases(&with_features(
         rooms_and_script_only_cases("rooms-full"),
@@ -1972,7 +1965,7 @@ fn many_seeds(tag: &'static str, seeds: std::ops::Range<u64>, span: u32) -> Vec<
     cases
 }
 
-/// Around the known engine faults, 24 more seeds keep every rule.
+/// With the reduced scripts, 24 more seeds keep every rule.
 #[test]
 fn many_seeds_keep_the_rules() {
     run_cases(&many_seeds("seeds", 200..224, 500));
@@ -1980,7 +1973,7 @@ fn many_seeds_keep_the_rules() {
 
 /// A longer soak of the full stream over 24 seeds.
 #[test]
-#[ignore = "soak: about 10 s; run with --ignored (it meets the known engine faults above)"]
+#[ignore = "soak: about 10 s; run with --ignored"]
 fn soak_of_the_full_stream() {
     run_cases(&with_features(many_seeds("soak", 100..124, 600), FULL));
 }

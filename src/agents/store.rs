@@ -38,8 +38,11 @@ impl AgentFlags {
     /// Inside a block placed on it: leaving by an escape plan of the
     /// engine's, not planned by the planner meanwhile.
     pub const EVICTING: u8 = 64;
-    /// Not planned by the planner: dead, unplaced or evicting.
-    pub const INACTIVE: u8 = Self::DEAD | Self::UNPLACED | Self::EVICTING;
+    /// Placed on the map during the step under way: it holds its cell
+    /// until the next step, so it appears on its spawn cell.
+    pub const ENTERING: u8 = 128;
+    /// Not planned by the planner: dead, unplaced, evicting or entering.
+    pub const INACTIVE: u8 = Self::DEAD | Self::UNPLACED | Self::EVICTING | Self::ENTERING;
 
     /// Whether all bits of `bit` are set.
     #[inline]

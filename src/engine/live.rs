@@ -71,12 +71,30 @@ impl Simulation {
         self.planner.unit_added(&self.world, a);
         self.update_reachability(a);
         if self.world.try_place(a, self.event_tick) {
-            self.placed_now.push(a);
+            self.entered(a);
             self.emit(id, EventKind::Spawned(spec.cell));
         } else {
             self.world.table.request(spec.cell, a, self.world.now());
             self.waiting.push(a);
         }
+    }
+
+    /// Unit `a` was just placed: during a step it may not move before the
+    /// step ends (it appears on its spawn cell at the tick the step
+    /// produces), so the planner leaves it alone until the next step.
+    fn entered(&mut self, a: AgentId) {
+        self.placed_now.push(a);
+        if self.event_tick > self.world.now() {
+            self.world.agents.set_flag(a, AgentFlags::ENTERING, true);
+        }
+    }
+
+    /// Units placed during the last step may be planned from now on.
+    pub(super) fn settle_entered(&mut self) {
+        for &a in &self.placed_now {
+            self.world.agents.set_flag(a, AgentFlags::ENTERING, false);
+        }
+        self.placed_now.clear();
     }
 
     fn apply_despawn(&mut self, id: UnitId) {
@@ -176,6 +194,7 @@ impl Simulation {
                 // Placed by a call before this one, in the same step: it
                 // has not appeared yet, and now waits for its cell again.
                 self.world.unplace(a);
+                self.world.agents.set_flag(a, AgentFlags::ENTERING, false);
                 self.placed_now.retain(|&b| b != a);
                 self.waiting.push(a);
                 let id = self.id(a);
@@ -221,6 +240,31 @@ impl Simulation {
         if self.edited.is_empty() {
             return;
         }
+        // An escape planned through cells that are open now may lead from
+        // open ground into a block that still stands: every unit still
+        // escaping stops where it is and plans its way out again (or, on
+        // open ground already, is planned by the planner).
+        let now = self.world.now();
+        for k in 0..self.evicting.len() {
+            let a = self.evicting[k];
+            if self.world.agents.flags[a.index()].has(AgentFlags::EVICTING) {
+                self.cutter.request(a, 0);
+            }
+        }
+        let cut = self.cutter.cut_plans(&mut self.world);
+        for &a in cut {
+            self.world.agents.next_replan[a.index()] = now;
+        }
+        for k in 0..self.evicting.len() {
+            let a = self.evicting[k];
+            let ag = &mut self.world.agents;
+            if ag.flags[a.index()].has(AgentFlags::EVICTING)
+                && self.world.grid.is_passable(ag.position[a.index()])
+            {
+                ag.set_flag(a, AgentFlags::EVICTING, false);
+                ag.next_replan[a.index()] = now;
+            }
+        }
         self.planner.map_changed(&self.world, &[], &self.edited);
         self.recheck_reachability();
     }
@@ -249,7 +293,7 @@ impl Simulation {
                 continue;
             }
             if self.world.try_place(a, self.event_tick) {
-                self.placed_now.push(a);
+                self.entered(a);
                 self.waiting.swap_remove(k);
                 let id = self.id(a);
                 let cell = self.world.agents.position[a.index()];

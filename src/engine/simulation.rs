@@ -590,12 +590,14 @@ impl Simulation {
     /// before the first step stand on the map at tick 0.
     pub fn apply_commands(&mut self) {
         self.event_tick = self.world.now();
-        self.placed_now.clear();
+        self.settle_entered();
         self.apply_recorded();
         self.place_waiting();
         if let Some(c) = &mut self.checker {
             if self.world.now() == 0 {
-                *c = StepChecker::new(&self.world.grid);
+                // Tick 0 again, with the units just placed (units already
+                // on the map stay where they were: inside a block put up
+                // around them is where they were).
                 c.check(&self.world.grid, 0, on_map(&self.world));
             }
         }
@@ -611,7 +613,7 @@ impl Simulation {
         // Events live until the next step: a game that does not drain them
         // does not make the buffer grow.
         self.events.clear();
-        self.placed_now.clear();
+        self.settle_entered();
         // A unit placed now first plans next tick: it appears on its spawn
         // cell at the tick this step produces.
         self.event_tick = self.world.now() + 1;
