@@ -49,6 +49,9 @@ pub struct LifelongArgs {
     /// Seed of the starts and tasks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Write the result here as one JSON object.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
 }
 
 /// What a lifelong run measured.
@@ -128,6 +131,10 @@ pub fn run(args: &LifelongArgs) -> Result<LifelongResult, CliError> {
         stuck_at_end: s.states.get("stuck").copied().unwrap_or(0),
         collisions: s.collisions,
     };
+    if let Some(path) = &args.summary_json {
+        let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Other(e.to_string()))?;
+        super::error::write_file(path, text + "\n")?;
+    }
     println!(
         "lifelong: {} units, {} ticks: {} tasks ({:.2} a tick); tick mean {:.3} ms, p99 {:.3} ms; {:.2} ms per 5 ticks; {} stuck at the end; {} collisions",
         r.units, r.ticks, r.tasks_done, r.throughput, r.tick_ms_mean, r.tick_ms_p99, r.ms_per_5_ticks, r.stuck_at_end, r.collisions

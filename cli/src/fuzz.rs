@@ -4,7 +4,9 @@
 //! whatever the input: no panic, an error that displays, and for accepted
 //! input the reader's own guarantees (a map re-reads as written, a plan
 //! re-reads with the same steps and has units and ticks, a scenario's units
-//! are checked against a map without panicking). A broken guarantee panics,
+//! are checked against a map without panicking, an event script re-reads
+//! as written and its check against a map agrees with the format's rules).
+//! A broken guarantee panics,
 //! which is what the fuzzer reports. Each returns whether the reader
 //! accepted the input.
 //!
@@ -14,14 +16,14 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use throng::io::PlanFile;
+use throng::io::{check_events, parse_events, Action, PlanFile, ScriptedEvent, MAX_EVENT_TICK};
 use throng::map::{parse_map, parse_scenario, write_map, Connectivity, Grid, Instance};
 use throng::validate::validate_plan;
 
 use crate::limits;
 use crate::run::parse_profile;
 
-/// The map the scenario and plan harnesses check against: 8×8, a wall with
+/// The map the scenario, plan and event harnesses check against: 8×8, a wall with
 /// a gap, 8-connected without corner cutting (so diagonal rules are tried).
 fn test_grid() -> Arc<Grid> {
     static GRID: OnceLock<Arc<Grid>> = OnceLock::new();
@@ -140,4 +142,122 @@ pub fn profile(data: &[u8]) -> bool {
         },
         Err(e) => refused(e),
     }
+}
+
+/// Event script reader: an accepted script is sorted by tick (file order
+/// within a tick), its ticks, lines, labels and priorities lie in range, it
+/// reads back the same from its own text, and `check_events` on a small map
+/// (no starting units, and three) accepts it exactly when the format's
+/// rules hold, naming the line that breaks them otherwise.
+pub fn events(data: &[u8]) -> bool {
+    let Some(text) = text(data) else {
+        return false;
+    };
+    let path = Path::new("fuzz.events");
+    match parse_events(path, text) {
+        Ok(events) => {
+            let lines = text.lines().count();
+            for w in events.windows(2) {
+                assert!(
+                    w[0].tick < w[1].tick || (w[0].tick == w[1].tick && w[0].line < w[1].line),
+                    "{w:?}"
+                );
+            }
+            for e in &events {
+                assert!(e.tick <= MAX_EVENT_TICK);
+                assert!(e.line >= 1 && e.line <= lines);
+                if let Some(unit) = e.action.unit() {
+                    assert!(!unit.is_empty() && unit.len() <= 64, "{unit:?}");
+                    assert!(!unit.contains(char::is_whitespace) && !unit.contains('#'));
+                }
+                if let Action::Spawn { priority, .. } = e.action {
+                    assert!(priority <= 15);
+                }
+            }
+            let written = write_events(&events);
+            let again = parse_events(path, &written).expect("a written script reads back");
+            assert_eq!(again.len(), events.len());
+            for (a, b) in again.iter().zip(&events) {
+                assert_eq!((a.tick, &a.action), (b.tick, &b.action));
+            }
+            let grid = test_grid();
+            for initial in [0, 3] {
+                let expected = events_rule_broken(&events, &grid, initial);
+                match check_events(path, &events, &grid, initial) {
+                    Ok(()) => assert_eq!(expected, None, "accepted, but a rule is broken"),
+                    Err(e) => {
+                        let line = expected.expect("refused, but every rule holds");
+                        let msg = e.to_string();
+                        assert!(msg.starts_with(&format!("fuzz.events:{line}: ")), "{msg}");
+                    }
+                }
+            }
+            true
+        }
+        Err(e) => refused(e),
+    }
+}
+
+/// An event script as text, one event a line in the file's format.
+fn write_events(events: &[ScriptedEvent]) -> String {
+    let mut out = String::new();
+    for e in events {
+        let t = e.tick;
+        let line = match &e.action {
+            Action::Spawn {
+                unit,
+                at,
+                goal,
+                priority,
+            } => format!(
+                "{t} spawn {unit} {} {} {} {} priority {priority}",
+                at.0, at.1, goal.0, goal.1
+            ),
+            Action::Despawn { unit } => format!("{t} despawn {unit}"),
+            Action::Goal { unit, goal } => format!("{t} goal {unit} {} {}", goal.0, goal.1),
+            Action::PushGoal { unit, goal } => {
+                format!("{t} push_goal {unit} {} {}", goal.0, goal.1)
+            }
+            Action::Stop { unit } => format!("{t} stop {unit}"),
+            Action::Block { from, to } => {
+                format!("{t} block {} {} {} {}", from.0, from.1, to.0, to.1)
+            }
+            Action::Unblock { from, to } => {
+                format!("{t} unblock {} {} {} {}", from.0, from.1, to.0, to.1)
+            }
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The line of the first event that breaks the rules `check_events`
+/// enforces, worked out on its own: cells on the map and not walls,
+/// rectangle corners on the map, units named only while alive (labels
+/// `0`..`initial` alive from the start), no spawn of a living label.
+fn events_rule_broken(events: &[ScriptedEvent], grid: &Grid, initial: usize) -> Option<usize> {
+    let mut alive: std::collections::HashSet<String> =
+        (0..initial).map(|i| i.to_string()).collect();
+    let on_map = |(x, y): (u32, u32)| x < grid.width() && y < grid.height();
+    let open = |xy: (u32, u32)| on_map(xy) && grid.is_passable(grid.cell(xy.0, xy.1));
+    for e in events {
+        let ok = match &e.action {
+            Action::Spawn { unit, at, goal, .. } => {
+                open(*at) && open(*goal) && alive.insert(unit.clone())
+            }
+            Action::Block { from, to } | Action::Unblock { from, to } => {
+                on_map(*from) && on_map(*to)
+            }
+            Action::Goal { unit, goal } | Action::PushGoal { unit, goal } => {
+                alive.contains(unit) && open(*goal)
+            }
+            Action::Stop { unit } => alive.contains(unit),
+            Action::Despawn { unit } => alive.remove(unit),
+        };
+        if !ok {
+            return Some(e.line);
+        }
+    }
+    None
 }

@@ -11,6 +11,7 @@ pub mod fuzz;
 pub mod limits;
 pub mod live;
 pub mod path;
+pub mod report;
 pub mod run;
 pub mod run_optimal;
 pub mod validate;
@@ -39,6 +40,8 @@ pub enum Command {
     Path(path::PathArgs),
     /// Units of mixed sizes and paces (Silver's footprints): exit 1 on any violation.
     Footprints(footprints::FootprintArgs),
+    /// Run the benchmark set and write docs/benchmarks.md.
+    Report(report::ReportArgs),
     /// Re-run a seed paper's experiment.
     #[command(subcommand)]
     Experiment(Experiment),
@@ -63,6 +66,7 @@ pub enum Experiment {
 pub fn main_with(cli: Cli) -> i32 {
     let result = match cli.command.unwrap_or_else(|| Command::Run(Box::default())) {
         Command::Run(args) => run::run(&args).map(|_| 0),
+        Command::Report(args) => report::run(&args).map(|_| 0),
         Command::Validate(args) => validate::run(&args).map(|ok| if ok { 0 } else { 1 }),
         Command::Path(args) => path::run(&args)
             .map(|_| 0)

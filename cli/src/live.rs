@@ -82,6 +82,13 @@ pub struct OrderCounts {
     pub mean_ticks_to_arrive: f64,
     /// See [`OrderCounts::mean_ticks_to_arrive`].
     pub max_ticks_to_arrive: u32,
+    /// Orders whose unit left its cell (or had arrived) within 20 ticks,
+    /// of the orders that lasted that long.
+    pub started_within_20: u64,
+    /// Orders that lasted 20 ticks or more.
+    pub lasted_20: u64,
+    /// Most ticks an order waited before its unit left its cell.
+    pub max_ticks_to_start: u32,
 }
 
 /// What a live run reports beyond the engine's summary.
@@ -113,17 +120,24 @@ impl LiveReport {
             o.max_ticks_to_arrive
         );
         println!(
+            "order starts         {} of {} orders lasting 20 ticks had their unit moving by then; longest wait {} ticks",
+            o.started_within_20, o.lasted_20, o.max_ticks_to_start
+        );
+        println!(
             "memory               peak {:.1} MiB after 1,000 ticks, {:.1} MiB at the end",
             self.peak_memory_mb_at_1000, self.peak_memory_mb_end
         );
     }
 }
 
-/// An order not yet arrived: its goal and when it was given.
+/// An order not yet arrived: its goal, when it was given, where its unit
+/// stood then, and whether it has left that cell.
 #[derive(Clone, Copy, Debug)]
 struct OpenOrder {
     goal: throng::map::Cell,
     tick: u32,
+    from: Option<throng::map::Cell>,
+    started: bool,
 }
 
 /// Drives one run: the script's events, the trace, the tick times.
@@ -208,6 +222,22 @@ impl Driver {
         }
         if tick == 1000 {
             self.memory_at_1000 = throng::engine::peak_memory_mb();
+        }
+        // Orders whose unit has left its cell, and those 20 ticks old.
+        let positions = sim.positions();
+        for (s, o) in self.open.iter_mut().enumerate() {
+            let Some(o) = o else {
+                continue;
+            };
+            let age = tick.saturating_sub(o.tick);
+            if !o.started && positions.get(s).copied() != o.from {
+                o.started = true;
+                self.orders.max_ticks_to_start = self.orders.max_ticks_to_start.max(age);
+            }
+            if age == 20 {
+                self.orders.lasted_20 += 1;
+                self.orders.started_within_20 += u64::from(o.started);
+            }
         }
         self.write_trace(sim)?;
         if let Some(csv) = &mut self.tick_times {
@@ -301,6 +331,8 @@ impl Driver {
                         open[s] = Some(OpenOrder {
                             goal,
                             tick: next_tick,
+                            from: sim.position(id).ok(),
+                            started: false,
                         });
                     }
                     Action::Stop { .. } if open[s].take().is_some() => orders.superseded += 1,

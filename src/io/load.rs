@@ -12,7 +12,7 @@ use crate::map::Grid;
 /// How heavy the stream is. A rate of 0 turns that kind of call off.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Load {
-    /// Every this many ticks, `orders` units get a new goal.
+    /// Every this many ticks, `orders` units (distinct) get a new goal.
     pub orders_every: u32,
     /// Units given a new goal each time.
     pub orders: u32,
@@ -84,10 +84,10 @@ impl Load {
                 }
             }
             if every(self.orders_every, t) && t <= orders_until && !alive.is_empty() {
-                for _ in 0..self.orders.min(alive.len() as u32) {
-                    let unit = alive[rng.gen_range(0..alive.len())].clone();
+                let n = (self.orders as usize).min(alive.len());
+                for k in rand::seq::index::sample(&mut rng, alive.len(), n) {
                     push(Action::Goal {
-                        unit,
+                        unit: alive[k].clone(),
                         goal: open[rng.gen_range(0..open.len())],
                     });
                 }

@@ -1,0 +1,307 @@
+//! `throng report`: runs the set of runs behind the figures Throng quotes
+//! and writes them, each with the command that produced it, as one
+//! Markdown page (`docs/benchmarks.md`). Every run is this binary started
+//! afresh with the command shown, so anyone can run one of them alone.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::Args;
+use serde_json::Value;
+
+use super::error::{write_file, CliError};
+
+/// Options of `throng report`.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Where the page goes.
+    #[arg(long, default_value = "docs/benchmarks.md")]
+    pub out: PathBuf,
+    /// The benchmark maps folder (for the runs on large maps; skipped
+    /// when it is missing).
+    #[arg(long, default_value = "../shared/maps/movingai")]
+    pub maps: PathBuf,
+    /// Only the runs whose title contains this text.
+    #[arg(long)]
+    pub only: Option<String>,
+}
+
+/// One figure: its label, where it is in the run's JSON summary (a JSON
+/// pointer), and how many decimals to show.
+#[derive(Clone)]
+struct Figure {
+    label: &'static str,
+    pointer: &'static str,
+    decimals: usize,
+}
+
+const fn fig(label: &'static str, pointer: &'static str, decimals: usize) -> Figure {
+    Figure {
+        label,
+        pointer,
+        decimals,
+    }
+}
+
+/// One run: what it shows, its arguments, its figures.
+struct Entry {
+    title: &'static str,
+    what: &'static str,
+    args: Vec<String>,
+    figures: Vec<Figure>,
+    /// Needs the benchmark maps folder.
+    large_map: bool,
+}
+
+fn entries(maps: &Path) -> Vec<Entry> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let tick = || {
+        vec![
+            fig("tick mean (ms)", "/tick_ms_mean", 3),
+            fig("tick p99 (ms)", "/tick_ms_p99", 3),
+            fig("tick p99.9 (ms)", "/tick_ms_p999", 3),
+            fig("worst tick (ms)", "/tick_ms_max", 3),
+        ]
+    };
+    let den = maps.join("den520d.map").display().to_string();
+    let mut v = vec![
+        Entry {
+            title: "Silver's set-up",
+            what: "100 units on a generated 32×32 map (20% obstacles), WHCA*(16), 2 threads, every unit planned before the first tick",
+            args: s(&["run", "--profile", "profiles/silver.toml", "--threads", "2"]),
+            figures: [
+                vec![
+                    fig("initial planning (ms)", "/init_ms", 3),
+                    fig("units home", "/success_rate", 3),
+                    fig("sum of costs", "/soc", 0),
+                ],
+                tick(),
+                vec![fig("collisions", "/collisions", 0)],
+            ]
+            .concat(),
+            large_map: false,
+        },
+        Entry {
+            title: "Live world under a game's load",
+            what: "2,000 units on a generated 256×256 map, 2 threads, 300 µs per tick from the first tick; every 10 ticks 50 new orders, every 100 ticks a 6×6 building up or down, every 50 ticks 10 units replaced; 10,000 ticks",
+            args: s(&["run", "--profile", "profiles/live-2k.toml"]),
+            figures: [
+                tick(),
+                vec![
+                    fig("ticks over 300 µs", "/budget_overruns", 0),
+                    fig("orders arrived (of those kept)", "/orders/arrived_rate", 4),
+                    fig("ticks from order to arrival", "/orders/mean_ticks_to_arrive", 1),
+                    fig("peak memory after 1,000 ticks (MiB)", "/peak_memory_mb_at_1000", 1),
+                    fig("peak memory at the end (MiB)", "/peak_memory_mb_end", 1),
+                    fig("collisions", "/collisions", 0),
+                ],
+            ]
+            .concat(),
+            large_map: false,
+        },
+        Entry {
+            title: "Mass order",
+            what: "the same world without the rest of the load: at tick 500, 500 units get new goals in one tick",
+            args: s(&["run", "--profile", "profiles/mass-order-500.toml"]),
+            figures: [
+                tick(),
+                vec![
+                    fig("ticks over 300 µs", "/budget_overruns", 0),
+                    fig("orders whose unit moved within 20 ticks", "/orders/started_within_20", 0),
+                    fig("of orders", "/orders/lasted_20", 0),
+                    fig("longest wait to move (ticks)", "/orders/max_ticks_to_start", 0),
+                    fig("collisions", "/collisions", 0),
+                ],
+            ]
+            .concat(),
+            large_map: false,
+        },
+        Entry {
+            title: "Lifelong warehouse",
+            what: "1,000 units on warehouse-10-20-10-2-1, each always with a next random task (League of Robot Runners, RHCR), 2 threads, 1,000 ticks",
+            args: s(&[
+                "experiment",
+                "lifelong",
+                "--map",
+                "tests/data/movingai/warehouse-10-20-10-2-1.map",
+                "--units",
+                "1000",
+                "--ticks",
+                "1000",
+            ]),
+            figures: vec![
+                fig("tasks per tick", "/throughput", 2),
+                fig("tick mean (ms)", "/tick_ms_mean", 3),
+                fig("tick p99 (ms)", "/tick_ms_p99", 3),
+                fig("planning per 5 ticks (ms)", "/ms_per_5_ticks", 2),
+                fig("units stuck at the end", "/stuck_at_end", 0),
+                fig("collisions", "/collisions", 0),
+            ],
+            large_map: false,
+        },
+    ];
+    for threads in ["1", "2"] {
+        v.push(Entry {
+            title: if threads == "1" {
+                "Stress, one thread"
+            } else {
+                "Stress, two threads"
+            },
+            what: "10,000 units on a generated 512×512 map (10% obstacles), WHCA*(16), 300 ticks",
+            args: s(&[
+                "run",
+                "--profile",
+                "profiles/stress-10k.toml",
+                "--threads",
+                threads,
+            ]),
+            figures: [
+                vec![
+                    fig("set-up (ms)", "/setup_ms", 1),
+                    fig("initial planning (ms)", "/init_ms", 1),
+                ],
+                tick(),
+                vec![fig("collisions", "/collisions", 0)],
+            ]
+            .concat(),
+            large_map: false,
+        });
+    }
+    for (title, map, scen, units, ticks) in [
+        (
+            "random-32-32-20, 409 units",
+            "tests/data/movingai/random-32-32-20.map",
+            Some("tests/data/movingai/scen/random-32-32-20-random-1.scen"),
+            "409",
+            "1000",
+        ),
+        (
+            "warehouse, 1,000 units",
+            "tests/data/movingai/warehouse-10-20-10-2-1.map",
+            None,
+            "1000",
+            "3000",
+        ),
+    ] {
+        let mut args = s(&["run", "--map", map]);
+        if let Some(scen) = scen {
+            args.extend(s(&["--scen", scen]));
+        }
+        args.extend(s(&[
+            "--units",
+            units,
+            "--max-ticks",
+            ticks,
+            "--threads",
+            "2",
+        ]));
+        v.push(Entry {
+            title,
+            what: "random distinct starts and goals (or the scenario's first rows), WHCA*(16), 2 threads, until every unit is home or the turn limit",
+            args,
+            figures: vec![
+                fig("units home", "/success_rate", 4),
+                fig("ticks", "/ticks", 0),
+                fig("sum of costs", "/soc", 0),
+                fig("planning in all (ms)", "/plan_ms_total", 1),
+                fig("collisions", "/collisions", 0),
+            ],
+            large_map: false,
+        });
+    }
+    v.push(Entry {
+        title: "den520d, 1,000 units",
+        what: "1,000 random distinct starts and goals on den520d (256×257), WHCA*(16), 2 threads, up to 2,000 ticks",
+        args: s(&["run", "--map", &den, "--units", "1000", "--max-ticks", "2000", "--threads", "2"]),
+        figures: vec![
+            fig("units home", "/success_rate", 4),
+            fig("ticks", "/ticks", 0),
+            fig("sum of costs", "/soc", 0),
+            fig("planning in all (ms)", "/plan_ms_total", 1),
+            fig("collisions", "/collisions", 0),
+        ],
+        large_map: true,
+    });
+    v
+}
+
+fn format_value(v: Option<&Value>, decimals: usize) -> String {
+    match v.and_then(Value::as_f64) {
+        Some(x) => format!("{x:.decimals$}"),
+        None => "–".into(),
+    }
+}
+
+/// Runs the entries and writes the page.
+pub fn run(args: &ReportArgs) -> Result<(), CliError> {
+    let exe = std::env::current_exe().map_err(|e| CliError::Other(e.to_string()))?;
+    let dir = std::env::temp_dir().join(format!("throng-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|source| CliError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let mut page = String::new();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    writeln!(
+        page,
+        "# Benchmarks\n\nWritten by `throng report` (`cargo run --release -- report`), which runs each \
+         command below afresh and copies the figures from its JSON summary. Machine: {cores} cores. \
+         Times are wall-clock and move with the machine's load; compare figures of one page, not \
+         across pages. A tick's time is the whole step: calls applied, planning, moves, state \
+         updates and the validator's check of the moves.\n"
+    )
+    .expect("writing to a string");
+    for (k, e) in entries(&args.maps).into_iter().enumerate() {
+        if args.only.as_deref().is_some_and(|o| !e.title.contains(o)) {
+            continue;
+        }
+        let command = format!("throng {}", e.args.join(" "));
+        writeln!(
+            page,
+            "## {}\n\n{}.\n\n```sh\n{command}\n```\n",
+            e.title, e.what
+        )
+        .expect("string");
+        if e.large_map && !args.maps.exists() {
+            writeln!(
+                page,
+                "Not run: the benchmark maps are not in `{}`.\n",
+                args.maps.display()
+            )
+            .expect("string");
+            continue;
+        }
+        let json = dir.join(format!("{k}.json"));
+        eprintln!("report: {command}");
+        let out = Command::new(&exe)
+            .args(&e.args)
+            .arg("--summary-json")
+            .arg(&json)
+            .output()
+            .map_err(|e| CliError::Other(format!("cannot run {command}: {e}")))?;
+        if !out.status.success() {
+            return Err(CliError::Other(format!(
+                "{command} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )));
+        }
+        let text = std::fs::read_to_string(&json).map_err(|e| CliError::Other(e.to_string()))?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| CliError::Other(e.to_string()))?;
+        writeln!(page, "| figure | value |\n|---|---|").expect("string");
+        for f in &e.figures {
+            writeln!(
+                page,
+                "| {} | {} |",
+                f.label,
+                format_value(v.pointer(f.pointer), f.decimals)
+            )
+            .expect("string");
+        }
+        page.push('\n');
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    write_file(&args.out, page)?;
+    eprintln!("report: wrote {}", args.out.display());
+    Ok(())
+}
