@@ -96,8 +96,9 @@ pub struct OrderCounts {
 pub struct LiveReport {
     /// The run's goal orders.
     pub orders: OrderCounts,
-    /// Peak resident memory after 1,000 ticks and at the end, MiB: a live
-    /// world's memory should not grow with ticks.
+    /// Peak resident memory after 1,000 ticks and after the last tick
+    /// (before the summary is computed), MiB: a live world's memory should
+    /// not grow with ticks.
     pub peak_memory_mb_at_1000: f64,
     /// See [`LiveReport::peak_memory_mb_at_1000`].
     pub peak_memory_mb_end: f64,
@@ -153,6 +154,9 @@ pub struct Driver {
     orders: OrderCounts,
     arrive_ticks: u64,
     memory_at_1000: f64,
+    /// Peak memory when the last tick ended (before the summary's own
+    /// work), MiB.
+    memory_end: f64,
     live: bool,
 }
 
@@ -181,6 +185,7 @@ impl Driver {
             orders: OrderCounts::default(),
             arrive_ticks: 0,
             memory_at_1000: 0.0,
+            memory_end: 0.0,
             live: false,
         })
     }
@@ -252,6 +257,7 @@ impl Driver {
 
     /// Flushes the files.
     pub fn finish(&mut self) -> Result<(), CliError> {
+        self.memory_end = throng::engine::peak_memory_mb();
         for csv in [&mut self.trace, &mut self.tick_times]
             .into_iter()
             .flatten()
@@ -279,7 +285,7 @@ impl Driver {
         Some(LiveReport {
             orders,
             peak_memory_mb_at_1000: self.memory_at_1000,
-            peak_memory_mb_end: throng::engine::peak_memory_mb(),
+            peak_memory_mb_end: self.memory_end,
         })
     }
 
