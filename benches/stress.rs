@@ -1,6 +1,6 @@
 //! The stress scenario: 10,000 units, WHCA*(16), a generated 512×512 map with
-//! 10% obstacles. Times one tick's planning (the replanning of the due units;
-//! moving the units is left out of the timing but done) on 1 and 2 worker
+//! 10% obstacles. Times whole ticks (replanning the due units, moving every
+//! unit, checking the moves) on 1 and 2 worker
 //! threads in the same run, over ticks 100 to 300 of the scenario (the
 //! simulation restarts, untimed, when it gets there), so the ratio is the
 //! parallel speed-up on the CLI run's ticks; and asserts the ticks stayed
