@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# Runs the readers' fuzz targets, each for SECONDS (default 60), one after
-# another, and prints how many inputs each executed. Needs the nightly
-# toolchain and cargo-fuzz (cargo install cargo-fuzz); see docs/fuzzing.md.
+# Runs the fuzz targets (the readers', and the live simulation's calls),
+# each for SECONDS (default 60), one after another, and prints how many
+# inputs each executed. Needs the nightly toolchain and cargo-fuzz (cargo
+# install cargo-fuzz); see docs/fuzzing.md.
 #
-#   fuzz/run-all.sh [SECONDS] [TARGET...]     targets: map scenario plan profile
+#   fuzz/run-all.sh [SECONDS] [TARGET...]
+#
+# Targets: map scenario plan profile events calls (all by default).
 #
 # New inputs the fuzzers find go to fuzz/work/<target>/ (not committed), the
 # seeds in fuzz/corpus/<target>/ are read only. A crash stops that target,
 # its input lands in fuzz/artifacts/<target>/, and the script exits 1 once
-# every target has run. Builds without a sanitizer: the readers are safe
-# Rust, and a panic (overflow checks and debug assertions are on) is what
-# the targets look for. Each input gets 5 s and 2 GiB at most: a slower or
-# larger one is reported as a crash too.
+# every target has run. Builds without a sanitizer: the readers and the
+# simulation are safe Rust, and a panic (overflow checks and debug
+# assertions are on, and each harness's own checks) is what the targets
+# look for. Each input gets 5 s and 2 GiB at most: a slower or larger one
+# is reported as a crash too.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(map scenario plan profile)
+    targets=(map scenario plan profile events calls)
 fi
 export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
 cargo +nightly fuzz build -s none

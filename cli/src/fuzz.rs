@@ -167,7 +167,7 @@ pub fn events(data: &[u8]) -> bool {
                 assert!(e.tick <= MAX_EVENT_TICK);
                 assert!(e.line >= 1 && e.line <= lines);
                 if let Some(unit) = e.action.unit() {
-                    assert!(!unit.is_empty() && unit.len() <= 64, "{unit:?}");
+                    assert!(!unit.is_empty() && unit.chars().count() <= 64, "{unit:?}");
                     assert!(!unit.contains(char::is_whitespace) && !unit.contains('#'));
                 }
                 if let Action::Spawn { priority, .. } = e.action {

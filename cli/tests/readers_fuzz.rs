@@ -59,6 +59,16 @@ const ALPHABET: &[&[u8]] = &[
     b"max_ticks = ",
     b"threads = ",
     b"generate = \"",
+    b"spawn",
+    b"despawn",
+    b"goal",
+    b"push_goal",
+    b"stop",
+    b"block",
+    b"unblock",
+    b"priority",
+    b"100000000",
+    b"100000001",
 ];
 
 struct Rng(u64);
@@ -194,4 +204,9 @@ fn plan_reader() {
 #[test]
 fn profile_reader() {
     exercise("profile", throng_cli::fuzz::profile);
+}
+
+#[test]
+fn events_reader() {
+    exercise("events", throng_cli::fuzz::events);
 }

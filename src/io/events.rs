@@ -109,7 +109,7 @@ impl Action {
     }
 }
 
-/// Longest label accepted.
+/// Longest label accepted, in characters.
 const MAX_LABEL: usize = 64;
 /// Largest tick accepted.
 pub const MAX_EVENT_TICK: u32 = 100_000_000;
@@ -152,7 +152,7 @@ pub fn parse_events(path: &Path, text: &str) -> Result<Vec<ScriptedEvent>, Event
             let s = f
                 .get(i)
                 .ok_or_else(|| err(line, "missing unit label".into()))?;
-            if s.len() > MAX_LABEL {
+            if s.chars().count() > MAX_LABEL {
                 return Err(err(
                     line,
                     format!("unit label longer than {MAX_LABEL} characters"),
@@ -388,5 +388,18 @@ mod tests {
         }
         let e = parse("0 goal 0 1 1\n0 spawn a 0 0 1 1\n3 despawn a\n4 spawn a 0 0 1 1").unwrap();
         check_events(Path::new("e.txt"), &e, &grid, 1).unwrap();
+    }
+
+    #[test]
+    fn labels_are_limited_in_characters_not_bytes() {
+        // 64 three-byte characters (192 bytes) make a label; 65 do not.
+        let ok = "\u{20ac}".repeat(64);
+        let e = parse(&format!("0 spawn {ok} 0 0 1 1\n1 stop {ok}\n")).unwrap();
+        assert_eq!(e[0].action.unit(), Some(ok.as_str()));
+        let long = "\u{20ac}".repeat(65);
+        let msg = parse(&format!("0 spawn {long} 0 0 1 1\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("longer than 64 characters"), "{msg}");
     }
 }
