@@ -1,5 +1,5 @@
-//! The experiments' SVG line charts: one line per planner over the unit
-//! counts, drawn with plotters.
+//! SVG line charts, drawn with plotters: the experiments' (one line per
+//! planner over the unit counts) and a run's tick times.
 
 use std::path::Path;
 
@@ -12,6 +12,18 @@ use super::error::{write_file, CliError};
 pub fn planner_lines(
     path: &Path,
     title: &str,
+    lines: &[(String, Vec<(f64, f64)>)],
+    log: bool,
+) -> Result<(), CliError> {
+    lines_chart(path, title, "units", lines, log)
+}
+
+/// Writes an SVG line chart to `path`: one `(label, points)` line each,
+/// x described by `x_desc`, y by `title` (`log`: a logarithmic y axis).
+pub fn lines_chart(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
     lines: &[(String, Vec<(f64, f64)>)],
     log: bool,
 ) -> Result<(), CliError> {
@@ -41,7 +53,7 @@ pub fn planner_lines(
             ($c:expr) => {{
                 let mut c = $c;
                 c.configure_mesh()
-                    .x_desc("units")
+                    .x_desc(x_desc)
                     .y_desc(title)
                     .draw()
                     .map_err(|e| err(&e))?;

@@ -1,6 +1,6 @@
 //! The `throng` command line.
 
-mod chart;
+pub mod chart;
 mod error;
 pub mod experiment_bnaya;
 pub mod experiment_lifelong;

@@ -154,6 +154,8 @@ pub struct Driver {
     orders: OrderCounts,
     arrive_ticks: u64,
     memory_at_1000: f64,
+    /// Each tick's step time, µs (kept for `--tick-chart` only).
+    tick_us: Option<Vec<f32>>,
     /// Peak memory when the last tick ended (before the summary's own
     /// work), MiB.
     memory_end: f64,
@@ -186,6 +188,7 @@ impl Driver {
             arrive_ticks: 0,
             memory_at_1000: 0.0,
             memory_end: 0.0,
+            tick_us: args.tick_chart.as_ref().map(|_| Vec::new()),
             live: false,
         })
     }
@@ -245,6 +248,9 @@ impl Driver {
             }
         }
         self.write_trace(sim)?;
+        if let Some(v) = &mut self.tick_us {
+            v.push(sim.last_tick().step_us as f32);
+        }
         if let Some(csv) = &mut self.tick_times {
             let r = sim.last_tick();
             csv.line(format_args!(
@@ -253,6 +259,16 @@ impl Driver {
             ))?;
         }
         Ok(())
+    }
+
+    /// The ticks' step times as chart points (tick, µs).
+    pub fn tick_points(&self) -> Vec<(f64, f64)> {
+        self.tick_us
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(t, &us)| (t as f64 + 1.0, us as f64))
+            .collect()
     }
 
     /// Flushes the files.

@@ -100,6 +100,9 @@ pub struct RunArgs {
     /// searches, nodes, searches carried over, units moved.
     #[arg(long)]
     pub tick_times: Option<PathBuf>,
+    /// Draw each tick's time (and the budget) as an SVG chart here.
+    #[arg(long)]
+    pub tick_chart: Option<PathBuf>,
     /// Plan the starting units within the ticks' budget instead of all at
     /// once before the first tick.
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
@@ -198,6 +201,7 @@ impl RunArgs {
             events,
             trace,
             tick_times,
+            tick_chart,
             budgeted_start,
             max_units,
             stuck_after,
@@ -390,6 +394,14 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     }
     driver.finish()?;
     driver.close_orders(&sim);
+    if let Some(path) = &args.tick_chart {
+        let mut lines = vec![("tick (µs)".to_string(), driver.tick_points())];
+        if let Some(us) = config.budget.wall_us {
+            let end = sim.ticks().max(1) as f64;
+            lines.push(("budget".into(), vec![(0.0, us as f64), (end, us as f64)]));
+        }
+        super::chart::lines_chart(path, "tick time (µs)", "tick", &lines, false)?;
+    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -51,6 +51,9 @@ pub struct RunSummary {
     pub tick_ms_p99: f64,
     /// 99.9th percentile of a tick's time, ms.
     pub tick_ms_p999: f64,
+    /// Ticks by time: each entry the upper bound of its bin in ms (the last
+    /// one infinite, written as -1) and how many ticks fell in it.
+    pub tick_ms_histogram: Vec<(f64, u64)>,
     /// Worst time of a tick, ms.
     pub tick_ms_max: f64,
     /// Ticks that went over the wall-clock budget.

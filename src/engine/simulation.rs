@@ -841,6 +841,13 @@ impl Simulation {
             tick_ms_mean: self.stats.mean_ms(),
             tick_ms_p99: self.stats.percentile_ms(99.0),
             tick_ms_p999: self.stats.percentile_ms(99.9),
+            tick_ms_histogram: {
+                const BOUNDS: [f64; 13] = [
+                    0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0,
+                ];
+                let counts = self.stats.histogram(&BOUNDS);
+                BOUNDS.iter().copied().chain([-1.0]).zip(counts).collect()
+            },
             tick_ms_max: self.stats.max_ms(),
             budget_overruns: overruns as usize,
             worst_overrun_ms: worst,

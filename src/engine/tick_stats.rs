@@ -95,6 +95,24 @@ impl TickStats {
         (self.over_budget, self.worst_over_ns as f64 / 1e6)
     }
 
+    /// How many ticks took at most each of `bounds_ms` (ascending) and
+    /// more than the one before; a last count for the ticks above them all.
+    pub fn histogram(&self, bounds_ms: &[f64]) -> Vec<u64> {
+        let mut out = vec![0u64; bounds_ms.len() + 1];
+        for (b, &n) in self.buckets.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let ms = bucket_top(b) as f64 / 1e6;
+            let k = bounds_ms
+                .iter()
+                .position(|&x| ms <= x)
+                .unwrap_or(bounds_ms.len());
+            out[k] += n as u64;
+        }
+        out
+    }
+
     /// The `p`-th percentile tick (0–100), ms: the least time that at
     /// least `p`% of ticks took no longer than (nearest rank, within 0.1%).
     pub fn percentile_ms(&self, p: f64) -> f64 {
