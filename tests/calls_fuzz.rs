@@ -211,7 +211,6 @@ fn minimise() {
 /// position the validator sees a blocked cell, counted as a violation
 /// (`Blocked`), though the unit only walks out of the block.
 #[test]
-#[ignore = "engine fault: apply_commands after tick 0 places units the validator does not see until the next step; one a block then covers is counted as entering the block"]
 fn a_unit_placed_by_apply_commands_after_tick_0_then_blocked_is_no_violation() {
     use calls::{Call, RectSpec, Setup, Xy};
     let setup = Setup {

@@ -594,12 +594,10 @@ impl Simulation {
         self.apply_recorded();
         self.place_waiting();
         if let Some(c) = &mut self.checker {
-            if self.world.now() == 0 {
-                // Tick 0 again, with the units just placed (units already
-                // on the map stay where they were: inside a block put up
-                // around them is where they were).
-                c.check(&self.world.grid, 0, on_map(&self.world));
-            }
+            // The current tick again, with the units just placed (units
+            // already on the map stay where they were: inside a block put
+            // up around them is where they were).
+            c.check(&self.world.grid, self.world.now(), on_map(&self.world));
         }
         self.update_units();
     }
