@@ -69,6 +69,8 @@ pub struct Scheduler {
     outcomes: Vec<SearchOutcome>,
     /// Batches smaller than this run on the calling thread.
     min_parallel: usize,
+    /// Every batch runs on the calling thread (see [`Scheduler::set_serial`]).
+    serial: bool,
 }
 
 impl Scheduler {
@@ -108,6 +110,7 @@ impl Scheduler {
             extras: Vec::new(),
             outcomes: Vec::new(),
             min_parallel: 2,
+            serial: false,
         }
     }
 
@@ -151,6 +154,13 @@ impl Scheduler {
     /// out a handful of sub-millisecond searches costs more than it saves.
     pub fn set_min_parallel(&mut self, n: usize) {
         self.min_parallel = n.max(2);
+    }
+
+    /// Runs every batch on the calling thread while `serial` holds: a
+    /// planner with a tick budget too small to gain from the workers says
+    /// so (the outcome is the same either way).
+    pub fn set_serial(&mut self, serial: bool) {
+        self.serial = serial;
     }
 
     /// The worker pool, if there is one: a planner runs a whole tick's
@@ -215,7 +225,7 @@ impl Scheduler {
         let extras = &mut self.extras[..n * stride];
         match &self.pool {
             // One search gains nothing from the pool but its hand-off cost.
-            Some(pool) if n >= self.min_parallel => pool.install(|| {
+            Some(pool) if n >= self.min_parallel && !self.serial => pool.install(|| {
                 batch
                     .par_iter()
                     .zip(
