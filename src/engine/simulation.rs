@@ -619,9 +619,10 @@ impl Simulation {
         self.place_waiting();
         self.plan_escapes();
         // Planning ends early enough for the rest of the step (moves,
-        // states, checks) to fit the budget too.
+        // states, checks) to fit the budget too, with 5% to spare for the
+        // rest's ups and downs (it takes longer after a wave of orders).
         let until = self.config.budget.wall_us.map(|us| {
-            let rest = Duration::from_nanos(self.rest_ns as u64);
+            let rest = Duration::from_nanos(self.rest_ns as u64 + us * 50);
             (started + Duration::from_micros(us))
                 .checked_sub(rest)
                 .unwrap_or(started)
