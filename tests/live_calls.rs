@@ -264,6 +264,17 @@ fn bad_instances_and_settings_are_errors_not_panics() {
             stuck_after: 0,
             ..cfg
         },
+        SimConfig {
+            budget: Budget {
+                wall_us: Some(u64::MAX),
+                nodes: None,
+            },
+            ..cfg
+        },
+        SimConfig {
+            max_ticks: u32::MAX,
+            ..cfg
+        },
     ] {
         assert!(matches!(
             Simulation::new(&ok, bad),

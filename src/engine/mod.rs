@@ -19,7 +19,8 @@ pub use metrics::{count_cycles, peak_memory_mb, percentile, soc_and_makespan, Ru
 pub use plan_repair::PlanCutter;
 pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
 pub use simulation::{
-    History, SimConfig, Simulation, TickReport, UnitSpec, MAX_THREADS, MAX_WINDOW,
+    History, SimConfig, Simulation, TickReport, UnitSpec, MAX_BUDGET_US, MAX_THREADS, MAX_TICKS,
+    MAX_WINDOW,
 };
 pub use tick_stats::TickStats;
 pub use world::World;

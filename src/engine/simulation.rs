@@ -26,6 +26,12 @@ use super::{Budget, SimError, World};
 pub const MAX_WINDOW: u32 = 1024;
 /// Most worker threads accepted.
 pub const MAX_THREADS: usize = 256;
+/// Largest wall-clock budget per tick, µs (one minute; a larger one would
+/// overflow the deadline clock).
+pub const MAX_BUDGET_US: u64 = 60_000_000;
+/// Largest turn limit: the full-depth planners (CA*, HCA*, CO-*) reserve
+/// every tick of it.
+pub const MAX_TICKS: u32 = 10_000_000;
 
 /// What the simulation keeps of the positions it executed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,6 +118,24 @@ impl SimConfig {
                 name: "max_units",
                 value: self.max_units.to_string(),
                 expected: "at most 16,777,214",
+            });
+        }
+        if let Some(us) = self
+            .budget
+            .wall_us
+            .filter(|&us| us == 0 || us > MAX_BUDGET_US)
+        {
+            return Err(SimError::Config {
+                name: "budget.wall_us",
+                value: us.to_string(),
+                expected: "1 to 60,000,000 µs (one minute)",
+            });
+        }
+        if self.max_ticks > MAX_TICKS {
+            return Err(SimError::Config {
+                name: "max_ticks",
+                value: self.max_ticks.to_string(),
+                expected: "at most 10,000,000 (the full-depth planners reserve every tick)",
             });
         }
         if self.stuck_after == 0 {
