@@ -449,14 +449,19 @@ pub fn print_summary(s: &RunSummary) {
         "mean path length     {:.2} (lower bound {:.2})",
         s.mean_path_len, s.lower_bound_path_len
     );
-    println!("cycles per unit      {:.2}", s.cycles_per_agent);
+    if s.cycles_per_agent > 0.0 {
+        println!("cycles per unit      {:.2}", s.cycles_per_agent);
+    }
     println!("sum of costs         {}   makespan {}", s.soc, s.makespan);
     println!("collisions           {}", s.collisions);
     println!("ticks                {}   threads {}", s.ticks, s.threads);
-    println!("initial planning     {:.3} ms", s.init_ms);
     println!(
-        "tick planning        mean {:.3} ms   p99 {:.3} ms   max {:.3} ms   total {:.1} ms",
-        s.tick_ms_mean, s.tick_ms_p99, s.tick_ms_max, s.plan_ms_total
+        "initial planning     {:.3} ms   (set-up {:.1} ms)",
+        s.init_ms, s.setup_ms
+    );
+    println!(
+        "tick time            mean {:.3} ms   p99 {:.3} ms   p99.9 {:.3} ms   max {:.3} ms   total {:.1} ms",
+        s.tick_ms_mean, s.tick_ms_p99, s.tick_ms_p999, s.tick_ms_max, s.plan_ms_total
     );
     println!(
         "budget               {} overruns (worst +{:.3} ms), {} searches carried over",

@@ -120,15 +120,11 @@ impl SimConfig {
                 expected: "at most 16,777,214",
             });
         }
-        if let Some(us) = self
-            .budget
-            .wall_us
-            .filter(|&us| us == 0 || us > MAX_BUDGET_US)
-        {
+        if let Some(us) = self.budget.wall_us.filter(|&us| us > MAX_BUDGET_US) {
             return Err(SimError::Config {
                 name: "budget.wall_us",
                 value: us.to_string(),
-                expected: "1 to 60,000,000 µs (one minute)",
+                expected: "0 (nobody replans) to 60,000,000 µs (one minute)",
             });
         }
         if self.max_ticks > MAX_TICKS {
