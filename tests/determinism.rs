@@ -56,3 +56,44 @@ fn same_trajectories_for_any_thread_count() {
         }
     }
 }
+
+/// A game's own rayon pool plans the same as the engine's own threads.
+#[test]
+fn a_games_own_pool_gives_the_same_trajectories() {
+    let grid = Arc::new(generate_map(
+        "48x48:0.2".parse().unwrap(),
+        Connectivity::Four,
+        5,
+    ));
+    let inst = random_instance(grid, 300, 5).unwrap();
+    let config = SimConfig {
+        history: throng::engine::History::Full,
+        planner: PlannerKind::Whca { window: 16 },
+        max_ticks: 40,
+        threads: 1,
+        budget: Budget {
+            wall_us: None,
+            nodes: Some(10_000),
+        },
+        ..SimConfig::default()
+    };
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap(),
+    );
+    let mut own = Simulation::new(&inst, config).unwrap();
+    let mut shared = Simulation::in_pool(&inst, config, pool.clone()).unwrap();
+    assert_eq!(
+        shared.summary().threads,
+        3,
+        "it searches on the game's pool"
+    );
+    own.run();
+    shared.run();
+    assert!(own.trajectory() == shared.trajectory());
+    // The pool stays the game's: still usable after the simulation is gone.
+    drop(shared);
+    assert_eq!(pool.install(|| rayon::current_num_threads()), 3);
+}
