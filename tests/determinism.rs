@@ -95,5 +95,5 @@ fn a_games_own_pool_gives_the_same_trajectories() {
     assert!(own.trajectory() == shared.trajectory());
     // The pool stays the game's: still usable after the simulation is gone.
     drop(shared);
-    assert_eq!(pool.install(|| rayon::current_num_threads()), 3);
+    assert_eq!(pool.install(rayon::current_num_threads), 3);
 }
