@@ -30,16 +30,7 @@ fn config() -> SimConfig {
 }
 
 fn load() -> Load {
-    Load {
-        orders_every: 10,
-        orders: 50,
-        buildings_every: 100,
-        building_size: 6,
-        max_buildings: 4,
-        churn_every: 50,
-        churn: 10,
-        quiet_ticks: 0,
-    }
+    Load::busy_game()
 }
 
 /// A fresh simulation of `inst` warmed up for 200 ticks, with its script

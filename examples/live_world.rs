@@ -30,16 +30,7 @@ fn main() {
         ..SimConfig::default()
     };
     let mut sim = Simulation::new(&inst, config).expect("a valid instance");
-    let load = Load {
-        orders_every: 10,
-        orders: 50,
-        buildings_every: 100,
-        building_size: 6,
-        max_buildings: 4,
-        churn_every: 50,
-        churn: 10,
-        quiet_ticks: 0,
-    };
+    let load = Load::busy_game();
     let mut player = ScriptPlayer::new(load.events(&grid, inst.len(), ticks, 11), &sim);
     let mut counts = std::collections::BTreeMap::new();
     while sim.ticks() < ticks {

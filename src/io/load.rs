@@ -34,6 +34,23 @@ pub struct Load {
 }
 
 impl Load {
+    /// A busy game's load on a couple of thousand units (the `live-2k`
+    /// profile's): every 10 ticks 50 new orders, every 100 ticks a 6×6
+    /// building up (at most 4 standing) or down, every 50 ticks 10 units
+    /// replaced; orders until the end.
+    pub fn busy_game() -> Load {
+        Load {
+            orders_every: 10,
+            orders: 50,
+            buildings_every: 100,
+            building_size: 6,
+            max_buildings: 4,
+            churn_every: 50,
+            churn: 10,
+            quiet_ticks: 0,
+        }
+    }
+
     /// Whether it generates anything.
     pub fn is_active(&self) -> bool {
         (self.orders_every > 0 && self.orders > 0)
