@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use throng::engine::ScriptPlayer;
 use throng::engine::{Budget, SimConfig, Simulation};
-use throng::io::{Load, ScriptPlayer};
+use throng::io::Load;
 use throng::map::{generate_map, random_instance, Connectivity, Instance};
 
 const TICKS: u32 = 2_000;

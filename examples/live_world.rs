@@ -7,7 +7,8 @@
 
 use std::sync::Arc;
 
-use throng::io::{Load, ScriptPlayer};
+use throng::engine::ScriptPlayer;
+use throng::io::Load;
 use throng::prelude::*;
 
 fn main() {

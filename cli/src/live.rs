@@ -7,8 +7,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use throng::agents::AgentId;
+use throng::engine::ScriptPlayer;
 use throng::engine::{EventKind, Simulation};
-use throng::io::{Action, ScriptPlayer, ScriptedEvent};
+use throng::io::{Action, ScriptedEvent};
 
 use super::error::CliError;
 use super::run::RunArgs;

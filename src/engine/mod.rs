@@ -9,6 +9,7 @@ mod live;
 mod metrics;
 mod plan_repair;
 mod scheduler;
+mod script_player;
 mod simulation;
 mod tick_stats;
 mod world;
@@ -18,6 +19,7 @@ pub use events::{Event, EventKind};
 pub use metrics::{count_cycles, peak_memory_mb, percentile, soc_and_makespan, RunSummary};
 pub use plan_repair::PlanCutter;
 pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
+pub use script_player::ScriptPlayer;
 pub use simulation::{
     History, SimConfig, Simulation, TickReport, UnitSpec, MAX_BUDGET_US, MAX_THREADS, MAX_TICKS,
     MAX_WINDOW,

@@ -3,9 +3,9 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Action, ScriptedEvent};
+use super::{SimError, Simulation, UnitSpec};
 use crate::agents::UnitId;
-use crate::engine::{SimError, Simulation, UnitSpec};
+use crate::io::{Action, ScriptedEvent};
 use crate::map::Rect;
 
 /// Feeds a script's events to a simulation, tick by tick.
@@ -18,7 +18,7 @@ pub struct ScriptPlayer {
 }
 
 impl ScriptPlayer {
-    /// A player of `events` (sorted by tick, as [`super::parse_events`]
+    /// A player of `events` (sorted by tick, as [`crate::io::parse_events`]
     /// gives them) for `sim`, whose living units are labelled by slot.
     pub fn new(events: Vec<ScriptedEvent>, sim: &Simulation) -> Self {
         let mut labels = FxHashMap::default();
