@@ -137,7 +137,7 @@ fn quarters_large_and_slow(grid: Arc<Grid>, n: usize, seed: u64) -> Vec<Footprin
 /// just left, at the tick it left it, and a slow unit stepped in at that
 /// very tick (tick 42 here): the validator caught the shared entry.
 #[test]
-#[ignore = "needs the benchmark maps in ../shared/maps"]
+#[ignore = "needs the large benchmark maps: set THRONG_BENCHMARK_MAPS"]
 fn a_replan_keeps_the_claims_of_the_step_just_done() {
     let path = common::benchmark_maps().join("den312d.map");
     let grid = Arc::new(read_map(&path, Connectivity::Four).unwrap());

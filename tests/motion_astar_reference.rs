@@ -92,7 +92,7 @@ fn same_costs_as_pathfinding_and_the_scenarios() {
 }
 
 #[test]
-#[ignore = "needs the benchmark maps in ../shared/maps"]
+#[ignore = "needs the large benchmark maps: set THRONG_BENCHMARK_MAPS"]
 fn same_costs_as_pathfinding_and_the_scenarios_on_den520d() {
     assert_eq!(check(&common::benchmark_maps(), &["den520d"]), 25);
 }

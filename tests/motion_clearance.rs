@@ -188,7 +188,7 @@ fn small_benchmark_maps() {
 }
 
 #[test]
-#[ignore = "needs the benchmark maps in ../shared/maps"]
+#[ignore = "needs the large benchmark maps: set THRONG_BENCHMARK_MAPS"]
 fn large_benchmark_maps() {
     benchmark_maps(&common::benchmark_maps(), &["den520d", "brc202d"]);
 }

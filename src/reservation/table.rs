@@ -956,7 +956,7 @@ mod tests {
     /// direct slots), so claims race on probe runs, not only on one slot.
     /// Small enough for Miri (`.ci/miri`).
     #[test]
-    fn concurrent_claims_have_one_owner() {
+    fn concurrent_claims_have_one_claimant() {
         use std::sync::atomic::AtomicU32;
         #[cfg(miri)]
         const ROUNDS: u32 = 2;

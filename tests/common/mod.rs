@@ -11,22 +11,21 @@ pub fn small_maps() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai")
 }
 
-/// The full MovingAI benchmark set, which is not in the repository: it is
-/// looked for in `shared/maps/movingai` beside the repository (or one level
-/// further up). Only `#[ignore]`d tests use it, and they fail here, saying
-/// where they looked, when it is absent.
+/// The environment variable naming the folder of the full MovingAI
+/// benchmark set (den312d, den520d, brc202d, ...), which is not in the
+/// repository.
+pub const BENCHMARK_MAPS_VAR: &str = "THRONG_BENCHMARK_MAPS";
+
+/// The full MovingAI benchmark set, from the folder `THRONG_BENCHMARK_MAPS`
+/// names. Only `#[ignore]`d tests use it, and they fail here, saying what
+/// to set, when it is not given.
 pub fn benchmark_maps() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        here.join("../shared/maps/movingai"),
-        here.join("../../shared/maps/movingai"),
-    ];
-    match candidates.iter().find(|p| p.is_dir()) {
-        Some(dir) => dir.clone(),
+    match std::env::var_os(BENCHMARK_MAPS_VAR).map(PathBuf::from) {
+        Some(dir) if dir.is_dir() => dir,
+        Some(dir) => panic!("{BENCHMARK_MAPS_VAR}={} is not a folder", dir.display()),
         None => panic!(
-            "the MovingAI benchmark maps are not beside the repository: looked in {} and {}",
-            candidates[0].display(),
-            candidates[1].display()
+            "set {BENCHMARK_MAPS_VAR} to the folder of the MovingAI benchmark maps \
+             (den312d.map, den520d.map, brc202d.map, ...) to run this test"
         ),
     }
 }
