@@ -284,6 +284,23 @@ impl WindowedHca {
         }
     }
 
+    /// Gives unit `i` a fresh heuristic towards its goal from its cell,
+    /// reusing the old one's memory (see [`Self::fresh_heuristic`]).
+    fn renew_heuristic(&mut self, world: &World, i: usize) {
+        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
+        let old = std::mem::replace(
+            heuristics[i].get_mut(),
+            Heuristic::Shared(Arc::from(Vec::new())),
+        );
+        let h = self.fresh_heuristic(
+            &world.grid,
+            world.agents.goal[i],
+            world.agents.position[i],
+            Some(old),
+        );
+        *Arc::get_mut(&mut self.heuristics).expect("no search starter running")[i].get_mut() = h;
+    }
+
     /// A fresh heuristic towards `goal` for a unit at `origin`, reusing
     /// `old`'s memory when it is a search of the unit's own: landmarks where
     /// the map has them, else the unit's own RRA* (one word per cell while
@@ -866,22 +883,20 @@ impl Planner for WindowedHca {
 
     fn unit_added(&mut self, world: &World, a: AgentId) {
         let i = a.index();
-        let ag = &world.agents;
-        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-        let old = (i < heuristics.len()).then(|| {
-            std::mem::replace(
-                heuristics[i].get_mut(),
-                Heuristic::Shared(Arc::from(Vec::new())),
-            )
-        });
-        let h = self.fresh_heuristic(&world.grid, ag.goal[i], ag.position[i], old);
-        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-        if i < heuristics.len() {
-            *heuristics[i].get_mut() = h;
+        if i < self.stalled.len() {
+            self.renew_heuristic(world, i);
             self.stalled[i] = 0;
         } else {
-            debug_assert_eq!(i, heuristics.len(), "slots are added in order");
-            heuristics.push(Mutex::new(h));
+            debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
+            let h = self.fresh_heuristic(
+                &world.grid,
+                world.agents.goal[i],
+                world.agents.position[i],
+                None,
+            );
+            Arc::get_mut(&mut self.heuristics)
+                .expect("no search starter running")
+                .push(Mutex::new(h));
             self.stalled.push(0);
         }
         self.live_units += 1;
@@ -892,21 +907,8 @@ impl Planner for WindowedHca {
     }
 
     fn goal_changed(&mut self, world: &World, a: AgentId) {
-        let i = a.index();
-        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-        let old = std::mem::replace(
-            heuristics[i].get_mut(),
-            Heuristic::Shared(Arc::from(Vec::new())),
-        );
-        let h = self.fresh_heuristic(
-            &world.grid,
-            world.agents.goal[i],
-            world.agents.position[i],
-            Some(old),
-        );
-        let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-        *heuristics[i].get_mut() = h;
-        self.stalled[i] = 0;
+        self.renew_heuristic(world, a.index());
+        self.stalled[a.index()] = 0;
     }
 
     fn map_changed(&mut self, world: &World, closed: &[Cell], opened: &[Cell]) {
@@ -935,28 +937,14 @@ impl Planner for WindowedHca {
             Heuristic::Landmarks { .. } => false,
         };
         for i in 0..world.agents.len() {
-            let a = AgentId(i as u32);
             if world.agents.flags[i].has(AgentFlags::DEAD) {
                 continue;
             }
             let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-            if !stale(heuristics[i].get_mut()) {
-                continue;
+            if stale(heuristics[i].get_mut()) {
+                self.renew_heuristic(world, i);
+                self.stats.heuristic_restarts += 1;
             }
-            let old = std::mem::replace(
-                heuristics[i].get_mut(),
-                Heuristic::Shared(Arc::from(Vec::new())),
-            );
-            let h = self.fresh_heuristic(
-                grid,
-                world.agents.goal[i],
-                world.agents.position[i],
-                Some(old),
-            );
-            let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-            *heuristics[i].get_mut() = h;
-            self.stats.heuristic_restarts += 1;
-            let _ = a;
         }
     }
 
