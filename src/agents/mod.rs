@@ -2,8 +2,10 @@
 //! (`bytemuck::Pod`) so whole columns can be handed to a renderer or across
 //! FFI without copying.
 
+mod kind;
 mod store;
 mod unit_id;
 
+pub use kind::{UnitKind, MAX_PACE, MAX_SIZE};
 pub use store::{AgentFlags, AgentId, Agents, UnitState};
 pub use unit_id::{UnitId, UnitIds};

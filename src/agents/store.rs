@@ -2,6 +2,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use super::kind::UnitKind;
 use crate::map::Cell;
 
 /// A unit's index into every agent column.
@@ -118,6 +119,13 @@ pub struct Agents {
     /// Tick each unit last stepped onto its goal and has stayed since
     /// (`u32::MAX`: not on it), for the sum of costs.
     pub settled_at: Vec<u32>,
+    /// Each unit's body, pace and moves.
+    pub kind: Vec<UnitKind>,
+    /// Beside `plans`, for units of a kind other than [`UnitKind::CELL`]:
+    /// per tick of the plan, the motion from that tick to the next (see
+    /// [`crate::footprint::Motion`]). One-cell units leave theirs unused:
+    /// their moves are their cells'.
+    pub motions: Vec<u8>,
 }
 
 impl Agents {
@@ -149,6 +157,8 @@ impl Agents {
             settled_at: (0..n)
                 .map(|i| if starts[i] == goals[i] { 0 } else { u32::MAX })
                 .collect(),
+            kind: vec![UnitKind::CELL; n],
+            motions: vec![0; n * plan_capacity],
         }
     }
 
@@ -171,11 +181,13 @@ impl Agents {
         self.best_distance.reserve(extra);
         self.progress_tick.reserve(extra);
         self.settled_at.reserve(extra);
+        self.kind.reserve(extra);
+        self.motions.reserve(extra * self.plan_capacity);
     }
 
     /// Adds a slot for a unit at `cell` going to `goal`, not on the map yet
     /// ([`AgentFlags::UNPLACED`]); returns its id. Columns grow by one.
-    pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8) -> AgentId {
+    pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) -> AgentId {
         let a = AgentId(self.len() as u32);
         self.position.push(cell);
         self.start.push(cell);
@@ -194,12 +206,15 @@ impl Agents {
         self.best_distance.push(u32::MAX);
         self.progress_tick.push(0);
         self.settled_at.push(u32::MAX);
+        self.kind.push(kind);
+        self.motions
+            .extend(std::iter::repeat_n(0, self.plan_capacity));
         a
     }
 
     /// Makes the dead slot `a` a new unit at `cell` going to `goal`, not on
     /// the map yet, keeping the slot's memory.
-    pub fn reuse_slot(&mut self, a: AgentId, cell: Cell, goal: Cell, priority: u8) {
+    pub fn reuse_slot(&mut self, a: AgentId, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) {
         let i = a.index();
         debug_assert!(self.flags[i].has(AgentFlags::DEAD));
         self.position[i] = cell;
@@ -218,6 +233,8 @@ impl Agents {
         self.best_distance[i] = u32::MAX;
         self.progress_tick[i] = 0;
         self.settled_at[i] = u32::MAX;
+        self.kind[i] = kind;
+        self.motions[i * self.plan_capacity] = 0;
     }
 
     /// Whether slot `a` holds a unit on the map (alive and placed).
@@ -278,6 +295,32 @@ impl Agents {
         self.plans[base..base + path.len()].copy_from_slice(path);
         self.plan_start[a.index()] = start_tick;
         self.plan_len[a.index()] = path.len() as u32;
+    }
+
+    /// Replaces the plan of unit `a`, of a kind with footprints: its
+    /// anchor per tick and the motion from each tick to the next.
+    ///
+    /// # Panics
+    /// If the path is empty, longer than the plan capacity, or not as
+    /// long as `motions`.
+    pub fn set_footprint_plan(
+        &mut self,
+        a: AgentId,
+        start_tick: u32,
+        path: &[Cell],
+        motions: &[u8],
+    ) {
+        assert_eq!(path.len(), motions.len(), "a motion per tick");
+        self.set_plan(a, start_tick, path);
+        let base = a.index() * self.plan_capacity;
+        self.motions[base..base + motions.len()].copy_from_slice(motions);
+    }
+
+    /// Unit `a`'s plan motions (see [`Self::set_footprint_plan`]).
+    #[inline]
+    pub fn plan_motions(&self, a: AgentId) -> &[u8] {
+        let base = a.index() * self.plan_capacity;
+        &self.motions[base..base + self.plan_len[a.index()] as usize]
     }
 
     /// Whether unit `a` stands on its goal.

@@ -69,6 +69,22 @@ pub enum SimError {
         /// The label.
         label: String,
     },
+    /// A unit kind out of range.
+    #[error("unit kind of size {size} and pace {pace}: expected size 1 to 8 cells and pace 1 to 8 ticks a cell")]
+    BadKind {
+        /// Body side asked for.
+        size: u8,
+        /// Ticks per cell asked for.
+        pace: u8,
+    },
+    /// The reservation table has no room left for another unit of a kind.
+    #[error("the reservation table has room for {free} more claims per tick, and this unit needs {needed}: raise SimConfig::footprint_claims")]
+    TableFull {
+        /// Claims per tick the unit may make.
+        needed: usize,
+        /// Claims per tick left.
+        free: usize,
+    },
     /// A group order with no units.
     #[error("a group order needs at least one unit")]
     EmptyGroup,

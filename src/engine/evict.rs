@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::agents::AgentId;
+use crate::footprint::{body, sweep, Motion};
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
 
 use super::World;
@@ -29,12 +30,17 @@ pub struct Escapes {
     open: VecDeque<(Cell, u32)>,
     parent: FxHashMap<(u32, u32), u32>,
     path: Vec<Cell>,
+    motions: Vec<u8>,
+    steps: Vec<(Cell, Cell)>,
 }
 
 impl Escapes {
     /// Plans unit `a`'s way out of the blocked cells it stands in, and
     /// commits it if found. Returns whether it found one.
     pub fn plan(&mut self, world: &mut World, a: AgentId) -> bool {
+        if !world.agents.kind[a.index()].is_cell() {
+            return self.plan_body(world, a);
+        }
         let now = world.now();
         let start = world.agents.position[a.index()];
         let grid = &world.grid;
@@ -86,6 +92,101 @@ impl Escapes {
         world.commit_plan(a, now, &self.path);
         true
     }
+}
+
+impl Escapes {
+    /// [`Escapes::plan`] for a unit with a footprint: the same search over
+    /// its anchors, each straight step taking its pace and reserving the
+    /// box it sweeps, every cell of which is open or, while the body is
+    /// still inside, blocked. It ends where the whole body is on open
+    /// cells it can hold for good.
+    fn plan_body(&mut self, world: &mut World, a: AgentId) -> bool {
+        let now = world.now();
+        let i = a.index();
+        let kind = world.agents.kind[i];
+        let (size, pace) = (kind.size as u32, kind.pace.max(1) as u32);
+        let start = world.agents.position[i];
+        let grid = &world.grid;
+        let table = &world.table;
+        let fit = world.fit_grid(kind.size);
+        let depth_limit = MAX_ESCAPE_TICKS.min(table.horizon().saturating_sub(2));
+        self.open.clear();
+        self.parent.clear();
+        self.open.push_back((start, 0));
+        self.parent.insert((start.0, 0), u32::MAX);
+        let (sx, sy) = grid.xy(start);
+        let mut exit = None;
+        while let Some((c, d)) = self.open.pop_front() {
+            if fit.is_passable(c) && body(grid, c, size).all(|b| table.free_from(b, now + d, a)) {
+                exit = Some((c, d));
+                break;
+            }
+            if d + pace > depth_limit || self.parent.len() >= MAX_ESCAPE_NODES {
+                continue;
+            }
+            let inside = body(grid, c, size).any(|b| grid.is_blocked(b));
+            let (x, y) = grid.xy(c);
+            for (dx, dy) in std::iter::once((0, 0)).chain(MOVE_OFFSETS[..4].iter().copied()) {
+                let Some(n) = grid.cell_checked(x as i64 + dx as i64, y as i64 + dy as i64) else {
+                    continue;
+                };
+                let dt = if (dx, dy) == (0, 0) { 1 } else { pace };
+                let (nx, ny) = grid.xy(n);
+                if nx + size > grid.width()
+                    || ny + size > grid.height()
+                    || nx.abs_diff(sx).max(ny.abs_diff(sy)) > MAX_ESCAPE_REACH
+                    || self.parent.contains_key(&(n.0, d + dt))
+                {
+                    continue;
+                }
+                let boxed = sweep(grid, c, (dx, dy), size);
+                let legal = boxed.cells(grid.width()).all(|b| {
+                    (grid.is_passable(b) || (inside && grid.is_blocked(b)))
+                        && (0..=dt).all(|k| table.is_free(b, now + d + k, a))
+                });
+                if legal {
+                    self.parent.insert((n.0, d + dt), c.0);
+                    self.open.push_back((n, d + dt));
+                }
+            }
+        }
+        let Some((mut c, mut d)) = exit else {
+            return false;
+        };
+        // Back from the exit: each step's anchor, `dt` ticks apiece.
+        self.steps.clear();
+        loop {
+            let p = self.parent[&(c.0, d)];
+            if p == u32::MAX {
+                break;
+            }
+            let dt = if p == c.0 { 1 } else { pace };
+            self.steps.push((Cell(p), c));
+            c = Cell(p);
+            d -= dt;
+        }
+        self.path.clear();
+        self.motions.clear();
+        for &(from, to) in self.steps.iter().rev() {
+            let ((fx, fy), (tx, ty)) = (grid.xy(from), grid.xy(to));
+            let off = (tx as i32 - fx as i32, ty as i32 - fy as i32);
+            let ticks = if off == (0, 0) { 1 } else { pace };
+            for k in 0..ticks {
+                self.path.push(from);
+                self.motions.push(Motion::new(off, k == 0).0);
+            }
+        }
+        self.path.push(c_end(&self.steps, start));
+        self.motions.push(Motion::STILL.0);
+        world.release_plan(a);
+        world.commit_footprint_plan(a, now, &self.path, &self.motions);
+        true
+    }
+}
+
+/// Where a chain of escape steps ends (the start if there are none).
+fn c_end(steps: &[(Cell, Cell)], start: Cell) -> Cell {
+    steps.first().map_or(start, |&(_, to)| to)
 }
 
 /// The cells a unit leaving a block may step to from `c`: waiting, and the

@@ -62,10 +62,10 @@ impl Simulation {
         let a = id.agent();
         let agents = &mut self.world.agents;
         if a.index() == agents.len() {
-            agents.push_slot(spec.cell, spec.goal, spec.priority);
+            agents.push_slot(spec.cell, spec.goal, spec.priority, spec.kind);
             self.unit_ids.push(id);
         } else {
-            agents.reuse_slot(a, spec.cell, spec.goal, spec.priority);
+            agents.reuse_slot(a, spec.cell, spec.goal, spec.priority, spec.kind);
             self.unit_ids[a.index()] = id;
         }
         self.planner.unit_added(&self.world, a);
@@ -100,6 +100,8 @@ impl Simulation {
     fn apply_despawn(&mut self, id: UnitId) {
         let a = id.agent();
         self.world.remove(a);
+        let kind = self.world.agents.kind[a.index()];
+        self.world.discharge(kind);
         self.planner.unit_removed(a);
         self.emit(id, EventKind::Despawned);
     }
@@ -127,9 +129,7 @@ impl Simulation {
     fn update_reachability(&mut self, a: AgentId) {
         let i = a.index();
         let ag = &self.world.agents;
-        let reachable = self.world.grid.reachable(ag.position[i], ag.goal[i])
-            || (self.world.grid.is_blocked(ag.position[i])
-                && self.world.grid.is_passable(ag.goal[i]));
+        let reachable = self.world.reachable(a);
         let was = ag.flags[i].has(AgentFlags::UNREACHABLE);
         if was != reachable {
             return;
@@ -159,6 +159,7 @@ impl Simulation {
         if self.edited.is_empty() {
             return;
         }
+        self.world.update_fit_grids(rect);
         let now = self.world.now();
         // The units concerned: those with a reservation or hold on the
         // block or the ring around it (a diagonal step may cut a corner of
@@ -190,7 +191,17 @@ impl Simulation {
             }
 
             let grid = &self.world.grid;
-            if grid.is_blocked(ag.position[i]) && self.placed_now.contains(&a) {
+            let kind = ag.kind[i];
+            // Inside the block: the unit's cell, or any cell its body covers.
+            let inside = if kind.is_cell() {
+                grid.is_blocked(ag.position[i])
+            } else {
+                self.world
+                    .rect_of(a)
+                    .cells(grid.width())
+                    .any(|c| grid.is_blocked(c))
+            };
+            if inside && self.placed_now.contains(&a) {
                 // Placed by a call before this one, in the same step: it
                 // has not appeared yet, and now waits for its cell again.
                 self.world.unplace(a);
@@ -208,7 +219,7 @@ impl Simulation {
                 }
                 continue;
             }
-            if grid.is_blocked(ag.position[i]) {
+            if inside {
                 if !ag.flags[i].has(AgentFlags::EVICTING) {
                     self.world.agents.set_flag(a, AgentFlags::EVICTING, true);
                     self.evicting.push(a);
@@ -220,10 +231,25 @@ impl Simulation {
             }
             let plan = ag.plan(a);
             let from = (now.saturating_sub(ag.plan_start[i]) as usize + 1).min(plan.len());
-            if let Some(k) = (from..plan.len())
-                .find(|&k| !grid.is_passable(plan[k]) || !grid.is_move(plan[k - 1], plan[k]))
-            {
-                self.cutter.request(a, k);
+            if kind.is_cell() {
+                if let Some(k) = (from..plan.len())
+                    .find(|&k| !grid.is_passable(plan[k]) || !grid.is_move(plan[k - 1], plan[k]))
+                {
+                    self.cutter.request(a, k);
+                }
+            } else {
+                // The first motion whose box meets the block: the plan ends
+                // where that motion starts.
+                let motions = ag.plan_motions(a);
+                let size = kind.size as u32;
+                if let Some(k) = (from - 1..plan.len() - 1).find(|&k| {
+                    let m = crate::footprint::Motion(motions[k]);
+                    crate::footprint::sweep(grid, plan[k], m.offset(), size)
+                        .cells(grid.width())
+                        .any(|c| !grid.is_passable(c))
+                }) {
+                    self.cutter.request(a, k + 1);
+                }
             }
         }
         let cut = self.cutter.cut_plans(&mut self.world);
@@ -240,6 +266,7 @@ impl Simulation {
         if self.edited.is_empty() {
             return;
         }
+        self.world.update_fit_grids(rect);
         // An escape planned through cells that are open now may lead from
         // open ground into a block that still stands: every unit still
         // escaping stops where it is and plans its way out again (or, on
@@ -257,10 +284,11 @@ impl Simulation {
         }
         for k in 0..self.evicting.len() {
             let a = self.evicting[k];
+            let out = self
+                .world
+                .body_fits(a, self.world.agents.position[a.index()]);
             let ag = &mut self.world.agents;
-            if ag.flags[a.index()].has(AgentFlags::EVICTING)
-                && self.world.grid.is_passable(ag.position[a.index()])
-            {
+            if ag.flags[a.index()].has(AgentFlags::EVICTING) && out {
                 ag.set_flag(a, AgentFlags::EVICTING, false);
                 ag.next_replan[a.index()] = now;
             }
@@ -322,7 +350,7 @@ impl Simulation {
                 continue;
             }
             let end = *ag.plan(a).last().expect("plans are never empty");
-            if !self.world.grid.is_passable(end) {
+            if !self.world.body_fits(a, end) {
                 self.escapes.plan(&mut self.world, a);
             }
             k += 1;
@@ -348,10 +376,11 @@ impl Simulation {
                 continue;
             }
             let pos = ag.position[i];
-            if flags.has(AgentFlags::EVICTING) && self.world.grid.is_passable(pos) {
-                ag.set_flag(a, AgentFlags::EVICTING, false);
-                ag.next_replan[i] = now;
+            if flags.has(AgentFlags::EVICTING) && self.world.body_fits(a, pos) {
+                self.world.agents.set_flag(a, AgentFlags::EVICTING, false);
+                self.world.agents.next_replan[i] = now;
             }
+            let ag = &mut self.world.agents;
             if pos == ag.goal[i] {
                 ag.best_distance[i] = 0;
                 ag.progress_tick[i] = now;

@@ -25,4 +25,4 @@ pub use simulation::{
     MAX_WINDOW,
 };
 pub use tick_stats::TickStats;
-pub use world::World;
+pub use world::{claims_of, World};

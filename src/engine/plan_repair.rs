@@ -11,12 +11,12 @@ use crate::map::Cell;
 
 use super::World;
 
-/// Scratch for [`cut_plans`], reused across calls.
+/// Scratch for [`PlanCutter::cut_plans`], reused across calls.
 #[derive(Default)]
 pub struct PlanCutter {
     work: Vec<(AgentId, usize)>,
     cut: Vec<AgentId>,
-    plan: Vec<Cell>,
+    ends: Vec<Cell>,
 }
 
 impl PlanCutter {
@@ -43,45 +43,46 @@ impl PlanCutter {
             let start = world.agents.plan_start[i];
             // The plan must keep the unit's cell at the current tick.
             let keep = keep.max((now.saturating_sub(start)) as usize + 1);
-            self.plan.clear();
-            self.plan.extend_from_slice(world.agents.plan(a));
-            if keep >= self.plan.len() {
+            if keep >= world.agents.plan_len[i] as usize {
                 continue;
             }
-            for (k, &c) in self.plan.iter().enumerate().skip(keep) {
-                let t = start + k as u32;
-                if t > now {
-                    world.table.release(c, t, a);
-                }
-            }
-            let old_end = *self.plan.last().expect("plans are never empty");
-            world.table.release_hold(old_end, a);
-            world.agents.set_plan(a, start, &self.plan[..keep]);
-            let end = self.plan[keep - 1];
+            world.truncate_plan(a, keep);
             let end_tick = start + keep as u32 - 1;
-            // Whoever planned to be on `end` after `end_tick` must stop
-            // before getting there.
-            for t in end_tick..=world.table.last_tick() {
-                if let Some(b) = world.table.layer_owner(end, t).filter(|&b| b != a) {
-                    let b_start = world.agents.plan_start[b.index()];
-                    self.work.push((b, (t - b_start) as usize));
+            self.ends.clear();
+            self.ends.extend(world.end_cells(a));
+            let mut parks_later = false;
+            for &end in &self.ends {
+                // Whoever planned to be on `end` after `end_tick` must stop
+                // before getting there.
+                for t in end_tick..=world.table.last_tick() {
+                    if let Some(b) = world.table.layer_owner(end, t).filter(|&b| b != a) {
+                        let b_start = world.agents.plan_start[b.index()];
+                        self.work.push((b, (t - b_start) as usize));
+                    }
+                }
+                if let Some((b, from)) = world.table.hold(end).filter(|&(b, _)| b != a) {
+                    if from > end_tick {
+                        // `b` parks there later: it stops before, and its
+                        // hold goes now (its cut holds its new last cells).
+                        let b_start = world.agents.plan_start[b.index()];
+                        self.work.push((b, from.saturating_sub(b_start) as usize));
+                        for c in world.end_cells(b).collect::<Vec<_>>() {
+                            world.table.release_hold(c, b);
+                        }
+                    } else {
+                        // `b` parks there first: `a` must leave before.
+                        self.work.push((a, from.saturating_sub(start) as usize));
+                        parks_later = true;
+                    }
                 }
             }
-            if let Some((b, from)) = world.table.hold(end).filter(|&(b, _)| b != a) {
-                if from > end_tick {
-                    // `b` parks there later: it stops before, and its hold
-                    // goes now (its cut holds its new last cell).
-                    let b_start = world.agents.plan_start[b.index()];
-                    self.work.push((b, from.saturating_sub(b_start) as usize));
-                    world.table.release_hold(end, b);
-                } else {
-                    // `b` parks there first: `a` must leave before.
-                    self.work.push((a, from.saturating_sub(start) as usize));
-                    continue;
-                }
+            if parks_later {
+                continue;
             }
-            let held = world.table.set_hold(end, end_tick, a);
-            debug_assert!(held.is_ok(), "the cell's other holder was released");
+            for &end in &self.ends {
+                let held = world.table.set_hold(end, end_tick, a);
+                debug_assert!(held.is_ok(), "the cell's other holder was released");
+            }
             if !self.cut.contains(&a) {
                 self.cut.push(a);
             }

@@ -35,6 +35,23 @@ pub struct WorkerScratch {
     /// Cells the search wants to hand the committer besides the path (WHCA*:
     /// held cells on the unit's way, to request).
     pub extra: Vec<Cell>,
+    /// The search over actions of units with footprints.
+    pub footprint: crate::footprint::FootprintSearch,
+    /// The motions of a footprint plan, one per cell of `path` (empty for
+    /// a one-cell unit's plan).
+    pub motions: Vec<u8>,
+}
+
+impl WorkerScratch {
+    fn new(max_path: usize, max_nodes: usize) -> Self {
+        WorkerScratch {
+            search: SpaceTimeAStar::with_capacity(max_nodes),
+            path: Vec::with_capacity(max_path),
+            extra: Vec::with_capacity(max_path),
+            footprint: Default::default(),
+            motions: Vec::with_capacity(max_path),
+        }
+    }
 }
 
 /// What one search of a batch produced.
@@ -50,12 +67,17 @@ pub struct SearchOutcome {
     pub expanded: u32,
     /// Cells in its extra output.
     pub extra_len: u32,
+    /// Motions of its plan (0 for a one-cell unit's).
+    pub motion_len: u32,
 }
 
 /// One search's slot in a batch: the unit, its outcome, its path and extra cells.
 type BatchItem<'a> = (
     &'a AgentId,
-    (&'a mut SearchOutcome, (&'a mut [Cell], &'a mut [Cell])),
+    (
+        &'a mut SearchOutcome,
+        ((&'a mut [Cell], &'a mut [u8]), &'a mut [Cell]),
+    ),
 );
 
 /// A pool of workers and the buffers a batch's results go into.
@@ -65,6 +87,7 @@ pub struct Scheduler {
     workers: Vec<Mutex<WorkerScratch>>,
     stride: usize,
     paths: Vec<Cell>,
+    motions: Vec<u8>,
     extras: Vec<Cell>,
     outcomes: Vec<SearchOutcome>,
     /// Batches smaller than this run on the calling thread.
@@ -97,16 +120,11 @@ impl Scheduler {
             pool,
             threads,
             workers: (0..threads)
-                .map(|_| {
-                    Mutex::new(WorkerScratch {
-                        search: SpaceTimeAStar::with_capacity(max_nodes),
-                        path: Vec::with_capacity(max_path),
-                        extra: Vec::with_capacity(max_path),
-                    })
-                })
+                .map(|_| Mutex::new(WorkerScratch::new(max_path, max_nodes)))
                 .collect(),
             stride: max_path.max(1),
             paths: Vec::new(),
+            motions: Vec::new(),
             extras: Vec::new(),
             outcomes: Vec::new(),
             min_parallel: 2,
@@ -123,6 +141,7 @@ impl Scheduler {
             w.get_mut().search.prepare(grid, window);
         }
         self.paths.resize(max_batch * self.stride, Cell(0));
+        self.motions.resize(max_batch * self.stride, 0);
         self.extras.resize(max_batch * self.stride, Cell(0));
         self.outcomes.resize(max_batch, SearchOutcome::default());
     }
@@ -138,13 +157,7 @@ impl Scheduler {
         let mut s = Self::new(1, max_path, max_nodes);
         s.threads = threads;
         s.workers = (0..threads)
-            .map(|_| {
-                Mutex::new(WorkerScratch {
-                    search: SpaceTimeAStar::with_capacity(max_nodes),
-                    path: Vec::with_capacity(max_path),
-                    extra: Vec::with_capacity(max_path),
-                })
-            })
+            .map(|_| Mutex::new(WorkerScratch::new(max_path, max_nodes)))
             .collect();
         s.pool = (threads > 1).then_some(pool);
         s
@@ -190,10 +203,11 @@ impl Scheduler {
         self.outcomes.resize(n, SearchOutcome::default());
         if self.paths.len() < n * stride {
             self.paths.resize(n * stride, Cell(0));
+            self.motions.resize(n * stride, 0);
             self.extras.resize(n * stride, Cell(0));
         }
         let workers = &self.workers;
-        let one = |(&a, (outcome, (out, extra))): BatchItem<'_>| {
+        let one = |(&a, (outcome, ((out, motion), extra))): BatchItem<'_>| {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
@@ -201,6 +215,7 @@ impl Scheduler {
             let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let mut scratch = workers[worker].lock();
             scratch.extra.clear();
+            scratch.motions.clear();
             let Some((found, expanded)) = search(a, &mut scratch) else {
                 return;
             };
@@ -210,10 +225,17 @@ impl Scheduler {
                 0
             };
             out[..len].copy_from_slice(&scratch.path[..len]);
+            let motion_len = if found {
+                scratch.motions.len().min(len)
+            } else {
+                0
+            };
+            motion[..motion_len].copy_from_slice(&scratch.motions[..motion_len]);
             let extra_len = scratch.extra.len().min(stride);
             extra[..extra_len].copy_from_slice(&scratch.extra[..extra_len]);
             *outcome = SearchOutcome {
                 extra_len: extra_len as u32,
+                motion_len: motion_len as u32,
                 ran: true,
                 found,
                 len: len as u32,
@@ -222,6 +244,7 @@ impl Scheduler {
         };
         let outcomes = &mut self.outcomes[..];
         let paths = &mut self.paths[..n * stride];
+        let motions = &mut self.motions[..n * stride];
         let extras = &mut self.extras[..n * stride];
         match &self.pool {
             // One search gains nothing from the pool but its hand-off cost.
@@ -232,6 +255,7 @@ impl Scheduler {
                         outcomes.par_iter_mut().zip(
                             paths
                                 .par_chunks_mut(stride)
+                                .zip(motions.par_chunks_mut(stride))
                                 .zip(extras.par_chunks_mut(stride)),
                         ),
                     )
@@ -241,9 +265,12 @@ impl Scheduler {
             _ => batch
                 .iter()
                 .zip(
-                    outcomes
-                        .iter_mut()
-                        .zip(paths.chunks_mut(stride).zip(extras.chunks_mut(stride))),
+                    outcomes.iter_mut().zip(
+                        paths
+                            .chunks_mut(stride)
+                            .zip(motions.chunks_mut(stride))
+                            .zip(extras.chunks_mut(stride)),
+                    ),
                 )
                 .for_each(one),
         }
@@ -260,6 +287,14 @@ impl Scheduler {
     pub fn extra(&self, i: usize) -> &[Cell] {
         let o = self.outcomes[i];
         &self.extras[i * self.stride..i * self.stride + o.extra_len as usize]
+    }
+
+    /// The motions of the footprint plan the `i`-th search of the last
+    /// batch found (empty for a one-cell unit's plan).
+    #[inline]
+    pub fn motions(&self, i: usize) -> &[u8] {
+        let o = self.outcomes[i];
+        &self.motions[i * self.stride..i * self.stride + o.motion_len as usize]
     }
 
     /// The plan the `i`-th search of the last batch found.

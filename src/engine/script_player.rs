@@ -88,9 +88,11 @@ impl ScriptPlayer {
                 at,
                 goal,
                 priority,
+                kind,
             } => {
-                let spec =
-                    UnitSpec::new(cell(sim, *at)?, cell(sim, *goal)?).with_priority(*priority);
+                let spec = UnitSpec::new(cell(sim, *at)?, cell(sim, *goal)?)
+                    .with_priority(*priority)
+                    .with_kind(*kind);
                 let id = sim.spawn(spec)?;
                 let s = id.slot() as usize;
                 if s >= self.slot_label.len() {

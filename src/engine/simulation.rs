@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::agents::{AgentFlags, AgentId, UnitId, UnitIds, UnitState};
+use crate::agents::{AgentFlags, AgentId, UnitId, UnitIds, UnitKind, UnitState};
 use crate::io::PlanFile;
 use crate::map::{Cell, Grid, Instance, Rect};
 use crate::planner::{Planner, PlannerKind};
@@ -74,6 +74,11 @@ pub struct SimConfig {
     /// thousand units): no shared cell, no swap, no crossing, no unit
     /// entering a wall or a block. Its count is the summary's `collisions`.
     pub check_moves: bool,
+    /// Room in the reservation table, in cells per tick, for units larger
+    /// or slower than one cell a tick spawned after the start, beyond
+    /// what `max_units` one-cell units need (a 2×2 body takes 18, a 3×3
+    /// one 32: see [`crate::engine::claims_of`]).
+    pub footprint_claims: usize,
 }
 
 impl Default for SimConfig {
@@ -88,6 +93,7 @@ impl Default for SimConfig {
             stuck_after: 64,
             history: History::Off,
             check_moves: true,
+            footprint_claims: 4096,
         }
     }
 }
@@ -145,25 +151,36 @@ impl SimConfig {
     }
 }
 
-/// A unit to spawn: where it enters the map, where it goes, how urgent it is.
+/// A unit to spawn: where it enters the map, where it goes, how urgent it
+/// is, and what kind of unit it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnitSpec {
-    /// The cell it enters on (it waits until that cell is free).
+    /// The cell it enters on (its body's top-left cell; it waits until the
+    /// body's cells are free).
     pub cell: Cell,
-    /// Its goal.
+    /// Its goal (where its top-left cell goes).
     pub goal: Cell,
     /// Silver's unit priority: higher plans first, and lower ones make room.
     pub priority: u8,
+    /// Its body, pace and moves.
+    pub kind: UnitKind,
 }
 
 impl UnitSpec {
-    /// A unit entering on `cell`, bound for `goal`, priority 0.
+    /// A one-cell unit entering on `cell`, bound for `goal`, priority 0.
     pub fn new(cell: Cell, goal: Cell) -> Self {
         UnitSpec {
             cell,
             goal,
             priority: 0,
+            kind: UnitKind::CELL,
         }
+    }
+
+    /// The same unit, of kind `kind`.
+    pub fn with_kind(mut self, kind: UnitKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// The same unit with priority `p`.
@@ -291,7 +308,8 @@ impl Simulation {
             config.max_units.max(instance.len())
         };
         let horizon = config.planner.horizon(config.max_ticks);
-        let mut world = World::new(instance, horizon, horizon as usize, max_units)?;
+        let claims = max_units * crate::engine::claims_of(UnitKind::CELL) + config.footprint_claims;
+        let mut world = World::new(instance, horizon, horizon as usize, claims)?;
         world.agents.reserve(max_units - instance.len());
         crate::profiling::init();
         let t0 = Instant::now();
@@ -353,11 +371,24 @@ impl Simulation {
     /// then). The cells must be on the map and not walls.
     pub fn spawn(&mut self, spec: UnitSpec) -> Result<UnitId, SimError> {
         self.require_live()?;
-        self.check_cell("spawn cell", spec.cell)?;
-        self.check_cell("goal", spec.goal)?;
+        if !spec.kind.is_valid() {
+            return Err(SimError::BadKind {
+                size: spec.kind.size,
+                pace: spec.kind.pace,
+            });
+        }
+        self.check_body("spawn cell", spec.cell, spec.kind.size)?;
+        self.check_body("goal", spec.goal, spec.kind.size)?;
         if self.ids.live_count() >= self.max_units {
             return Err(SimError::TooManyUnits {
                 max: self.max_units,
+            });
+        }
+        if !self.world.admit(spec.kind) {
+            let (room, used) = self.world.claim_room();
+            return Err(SimError::TableFull {
+                needed: crate::engine::claims_of(spec.kind),
+                free: room - used,
             });
         }
         let id = self.ids.allocate();
@@ -499,6 +530,27 @@ impl Simulation {
             return Ok(UnitState::Waiting);
         }
         Ok(self.world.agents.state[i])
+    }
+
+    /// The rectangle of cells unit `id` covers at the current tick: its
+    /// body (one cell for a one-cell unit), or in the middle of a step that
+    /// takes several ticks the box that step sweeps. A unit waiting to
+    /// enter covers the body it will enter with.
+    pub fn rect(&self, id: UnitId) -> Result<Rect, SimError> {
+        let i = self.slot_of(id)?;
+        let a = AgentId(i as u32);
+        if self.world.agents.on_map(a) {
+            return Ok(self.world.rect_of(a));
+        }
+        let size = self.world.agents.kind[i].size as u32;
+        let (x, y) = self.world.grid.xy(self.world.agents.position[i]);
+        Ok(Rect::new((x, y), (x + size - 1, y + size - 1)))
+    }
+
+    /// Unit `id`'s kind.
+    pub fn kind(&self, id: UnitId) -> Result<UnitKind, SimError> {
+        let i = self.slot_of(id)?;
+        Ok(self.world.agents.kind[i])
     }
 
     /// The cell a unit stands on (a waiting unit: the cell it will enter on).
@@ -934,6 +986,28 @@ impl Simulation {
         Ok(())
     }
 
+    /// Checks that a body of side `size` anchored at `c` lies on open
+    /// ground of the map.
+    fn check_body(&self, what: &'static str, c: Cell, size: u8) -> Result<(), SimError> {
+        self.check_cell(what, c)?;
+        let g = &self.world.grid;
+        let (x, y) = g.xy(c);
+        let size = size as u32;
+        if x + size > g.width() || y + size > g.height() {
+            return Err(SimError::OffMap {
+                what,
+                x: (x + size - 1) as i64,
+                y: (y + size - 1) as i64,
+                width: g.width(),
+                height: g.height(),
+            });
+        }
+        for c in crate::footprint::body(g, c, size) {
+            self.check_cell(what, c)?;
+        }
+        Ok(())
+    }
+
     fn check_rect(&self, r: Rect) -> Result<(), SimError> {
         let g = &self.world.grid;
         if r.x0 > r.x1 || r.y0 > r.y1 || !g.contains_rect(&r) {
@@ -957,12 +1031,12 @@ impl Simulation {
     }
 }
 
-/// Every unit on the map as (slot, cell).
-fn on_map(world: &World) -> impl Iterator<Item = (u32, Cell)> + '_ {
+/// Every unit on the map as (slot, the rectangle it covers).
+fn on_map(world: &World) -> impl Iterator<Item = (u32, Rect)> + '_ {
     let ag = &world.agents;
     (0..ag.len() as u32)
         .filter(|&s| ag.on_map(AgentId(s)))
-        .map(|s| (s, ag.position[s as usize]))
+        .map(|s| (s, world.rect_of(AgentId(s))))
 }
 
 /// How many living units are in each state.

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::agents::{AgentFlags, AgentId, Agents, UnitState};
-use crate::map::{Cell, Grid, Instance};
+use crate::agents::{AgentFlags, AgentId, Agents, UnitKind, UnitState, MAX_SIZE};
+use crate::footprint::{body, for_each_claim, rect_at, update_fit_grid, ActionSet, Motion};
+use crate::map::{Cell, Grid, Instance, Rect};
 use crate::reservation::ReservationTable;
 
 use super::SimError;
@@ -16,18 +17,39 @@ pub struct World {
     pub agents: Agents,
     /// Who stands where and when.
     pub table: ReservationTable,
+    /// Per body size (index), the grid of anchors where such a body fits,
+    /// made when the first unit of that size spawns (size 1 is `grid`).
+    fits: Vec<Option<Arc<Grid>>>,
+    /// The action set of every unit kind other than [`UnitKind::CELL`] seen.
+    actions: Vec<(UnitKind, Arc<ActionSet>)>,
+    /// Claims per tick the table was sized for, and the most the units
+    /// alive may make (see [`claims_of`]).
+    claim_capacity: usize,
+    claim_load: usize,
+}
+
+/// Claims per tick a unit of `kind` may make at most: a one-cell unit its
+/// cell (and slots replans leave), a body the two boxes of the motions
+/// meeting at a tick.
+pub fn claims_of(kind: UnitKind) -> usize {
+    if kind.is_cell() {
+        2
+    } else {
+        2 * kind.claims_per_tick()
+    }
 }
 
 impl World {
     /// A world with every unit of `instance` on its start, holding it from
     /// tick 0. `horizon` is how many ticks ahead plans may reserve,
-    /// `plan_capacity` the longest plan a unit keeps, `max_units` how many
-    /// units may live at once (the reservation table is sized for them).
+    /// `plan_capacity` the longest plan a unit keeps, `claims_per_tick` how
+    /// many cells all units alive may reserve in one tick (the reservation
+    /// table is sized for them: see [`claims_of`]).
     pub fn new(
         instance: &Instance,
         horizon: u32,
         plan_capacity: usize,
-        max_units: usize,
+        claims_per_tick: usize,
     ) -> Result<Self, SimError> {
         let grid = instance.grid.clone();
         check_instance(&grid, instance)?;
@@ -36,8 +58,7 @@ impl World {
             grid.cell_count() as u32,
             grid.width(),
             horizon,
-            // Each unit's cell per tick, plus slots left by replans.
-            max_units.max(instance.len()) * 2,
+            claims_per_tick.max(instance.len() * 2),
         );
         for a in agents.ids().collect::<Vec<_>>() {
             let s = agents.start[a.index()];
@@ -56,7 +77,151 @@ impl World {
             grid,
             agents,
             table,
+            fits: vec![None; MAX_SIZE as usize + 1],
+            actions: Vec::new(),
+            claim_capacity: claims_per_tick.max(instance.len() * 2),
+            claim_load: instance.len() * 2,
         })
+    }
+
+    /// Counts a unit of `kind` into the table's load, readying its fit grid
+    /// and actions; false (and nothing counted) if the table has no room.
+    pub fn admit(&mut self, kind: UnitKind) -> bool {
+        let load = self.claim_load + claims_of(kind);
+        if load > self.claim_capacity {
+            return false;
+        }
+        self.claim_load = load;
+        if !kind.is_cell() {
+            let size = kind.size as usize;
+            if size > 1 && self.fits[size].is_none() {
+                self.fits[size] = Some(Arc::new(crate::footprint::fit_grid(
+                    &self.grid,
+                    size as u32,
+                )));
+            }
+            if !self.actions.iter().any(|(k, _)| *k == kind) {
+                let set = ActionSet::for_kind(kind, self.grid.connectivity());
+                self.actions.push((kind, Arc::new(set)));
+            }
+        }
+        true
+    }
+
+    /// Takes a unit of `kind` out of the table's load.
+    pub fn discharge(&mut self, kind: UnitKind) {
+        self.claim_load = self.claim_load.saturating_sub(claims_of(kind));
+    }
+
+    /// Claims per tick the table has room for, and those in use.
+    pub fn claim_room(&self) -> (usize, usize) {
+        (self.claim_capacity, self.claim_load)
+    }
+
+    /// The grid of anchors where a body of side `size` fits (the map itself
+    /// for one cell).
+    ///
+    /// # Panics
+    /// If no unit of that size was admitted.
+    #[inline]
+    pub fn fit_grid(&self, size: u8) -> &Grid {
+        if size <= 1 {
+            &self.grid
+        } else {
+            self.fits[size as usize]
+                .as_deref()
+                .expect("a unit of this size was admitted")
+        }
+    }
+
+    /// The actions of units of `kind` (not [`UnitKind::CELL`]).
+    ///
+    /// # Panics
+    /// If no unit of that kind was admitted.
+    pub fn action_set(&self, kind: UnitKind) -> &Arc<ActionSet> {
+        &self
+            .actions
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .expect("a unit of this kind was admitted")
+            .1
+    }
+
+    /// Keeps the fit grids true after the cells of `rect` were blocked or
+    /// unblocked on the map.
+    pub fn update_fit_grids(&mut self, rect: Rect) {
+        for (size, fit) in self.fits.iter_mut().enumerate() {
+            if let Some(fit) = fit {
+                update_fit_grid(Arc::make_mut(fit), &self.grid, size as u32, rect);
+            }
+        }
+    }
+
+    /// Whether unit `a` may reach its goal from where it stands on the
+    /// current map (on the anchors of its body's grid).
+    pub fn reachable(&self, a: AgentId) -> bool {
+        let i = a.index();
+        let fit = self.fit_grid(self.agents.kind[i].size);
+        let (from, goal) = (self.agents.position[i], self.agents.goal[i]);
+        fit.reachable(from, goal) || (self.grid.is_blocked(from) && fit.is_passable(goal))
+    }
+
+    /// The rectangle unit `a` (on the map) covers at the current tick: its
+    /// body, or mid-step the box the step sweeps.
+    pub fn rect_of(&self, a: AgentId) -> Rect {
+        let i = a.index();
+        let kind = self.agents.kind[i];
+        if kind.is_cell() {
+            let (x, y) = self.grid.xy(self.agents.position[i]);
+            return Rect::new((x, y), (x, y));
+        }
+        rect_at(
+            &self.grid,
+            kind.size as u32,
+            self.agents.plan_start[i],
+            self.agents.plan(a),
+            self.agents.plan_motions(a),
+            self.now(),
+        )
+    }
+
+    /// Whether unit `a` is of a kind with a footprint.
+    #[inline]
+    fn has_footprint(&self, a: AgentId) -> bool {
+        !self.agents.kind[a.index()].is_cell()
+    }
+
+    /// Calls `f(cell, tick)` for every reservation of unit `a`'s plan from
+    /// tick `from` on (a cell may come twice).
+    fn for_each_plan_claim(&self, a: AgentId, from: u32, f: &mut dyn FnMut(Cell, u32)) {
+        let i = a.index();
+        let start = self.agents.plan_start[i];
+        if self.has_footprint(a) {
+            let size = self.agents.kind[i].size as u32;
+            for_each_claim(
+                &self.grid,
+                size,
+                start,
+                self.agents.plan(a),
+                self.agents.plan_motions(a),
+                from,
+                f,
+            );
+        } else {
+            for (k, &c) in self.agents.plan(a).iter().enumerate() {
+                let t = start + k as u32;
+                if t >= from {
+                    f(c, t);
+                }
+            }
+        }
+    }
+
+    /// The cells unit `a` holds for good at the end of its plan.
+    pub fn end_cells(&self, a: AgentId) -> impl Iterator<Item = Cell> + '_ {
+        let i = a.index();
+        let last = *self.agents.plan(a).last().expect("plans are never empty");
+        body(&self.grid, last, self.agents.kind[i].size as u32)
     }
 
     /// Puts the unplaced unit `a` on its cell if nobody holds or has
@@ -66,16 +231,22 @@ impl World {
         let i = a.index();
         let c = self.agents.position[i];
         let now = self.now();
-        if !self.grid.is_passable(c) || !self.table.free_from(c, now, a) {
+        let size = self.agents.kind[i].size as u32;
+        if !self.fit_grid(size as u8).is_passable(c)
+            || !body(&self.grid, c, size).all(|b| self.table.free_from(b, now, a))
+        {
             return false;
         }
-        let claimed = self.table.claim(c, now, a, self.agents.priority[i]);
-        let held = self.table.set_hold(c, now, a);
-        debug_assert!(
-            claimed.is_ok() && held.is_ok(),
-            "the cell was free from now on"
-        );
-        self.agents.set_plan(a, now, &[c]);
+        for b in body(&self.grid, c, size) {
+            let claimed = self.table.claim(b, now, a, self.agents.priority[i]);
+            let held = self.table.set_hold(b, now, a);
+            debug_assert!(
+                claimed.is_ok() && held.is_ok(),
+                "the cells were free from now on"
+            );
+        }
+        self.agents
+            .set_footprint_plan(a, now, &[c], &[Motion::STILL.0]);
         self.agents.set_flag(a, AgentFlags::UNPLACED, false);
         self.agents.next_replan[i] = ready_at;
         true
@@ -84,10 +255,8 @@ impl World {
     /// Takes unit `a`, placed during this step, off the map again: it waits
     /// to enter, as before it was placed.
     pub fn unplace(&mut self, a: AgentId) {
-        let now = self.now();
-        let c = self.agents.position[a.index()];
         self.release_plan(a);
-        self.table.release(c, now, a);
+        self.release_now(a);
         self.agents.set_flag(a, AgentFlags::UNPLACED, true);
         self.agents.state[a.index()] = UnitState::Waiting;
     }
@@ -96,10 +265,8 @@ impl World {
     /// current tick on, and its hold, are dropped.
     pub fn remove(&mut self, a: AgentId) {
         if self.agents.on_map(a) {
-            let now = self.now();
+            self.release_now(a);
             self.release_plan(a);
-            let here = self.agents.planned_cell(a, now);
-            self.table.release(here, now, a);
         }
         self.agents.flags[a.index()] = AgentFlags(AgentFlags::DEAD);
         self.agents.goal_queue[a.index()].clear();
@@ -111,19 +278,57 @@ impl World {
         self.table.now()
     }
 
+    /// Whether a body of unit `a`'s size anchored at `at` lies on open
+    /// cells of the map as it stands.
+    pub fn body_fits(&self, a: AgentId, at: Cell) -> bool {
+        self.fit_grid(self.agents.kind[a.index()].size)
+            .is_passable(at)
+    }
+
+    /// Cuts unit `a`'s plan to its first `keep` ticks (at least one, and
+    /// less than its length): the reservations past the new end are
+    /// dropped, and so is the hold on its old end. The caller holds the new
+    /// end (see [`Self::end_cells`]) once nobody else claims it later. A
+    /// footprint unit cut in the middle of a step stays on the step's
+    /// start: its body is inside the box it had reserved.
+    pub fn truncate_plan(&mut self, a: AgentId, keep: usize) {
+        let i = a.index();
+        let start = self.agents.plan_start[i];
+        self.release_plan(a);
+        self.agents.plan_len[i] = keep as u32;
+        if self.has_footprint(a) {
+            let at = i * self.agents.plan_capacity + keep - 1;
+            self.agents.motions[at] = Motion::STILL.0;
+        }
+        let now = self.now();
+        let prio = self.agents.priority[i];
+        let table = &self.table;
+        self.for_each_plan_claim(a, now + 1, &mut |c, t| {
+            let r = table.claim(c, t, a, prio);
+            debug_assert!(r.is_ok(), "a cut plan claims less than before: {r:?}");
+        });
+        debug_assert_eq!(self.agents.plan_start[i], start);
+    }
+
+    /// Drops unit `a`'s reservations at the current tick.
+    fn release_now(&mut self, a: AgentId) {
+        let now = self.now();
+        let table = &self.table;
+        self.for_each_plan_claim(a, now, &mut |c, t| {
+            if t == now {
+                table.release(c, t, a);
+            }
+        });
+    }
+
     /// Drops unit `a`'s reservations after the current tick and its hold.
     pub fn release_plan(&mut self, a: AgentId) {
         let now = self.now();
-        let start = self.agents.plan_start[a.index()];
-        let plan = self.agents.plan(a);
-        for (i, &c) in plan.iter().enumerate() {
-            let t = start + i as u32;
-            if t > now {
-                self.table.release(c, t, a);
-            }
+        let table = &self.table;
+        self.for_each_plan_claim(a, now + 1, &mut |c, t| table.release(c, t, a));
+        for c in self.end_cells(a) {
+            self.table.release_hold(c, a);
         }
-        let last = *plan.last().expect("plans are never empty");
-        self.table.release_hold(last, a);
     }
 
     /// Reserves `path` (cell per tick from `start_tick`) for unit `a` and holds
@@ -134,9 +339,88 @@ impl World {
         debug_assert!(held, "searched path end must be holdable");
     }
 
+    /// Reserves the footprint plan `path`, `motions` (from `start_tick`) of
+    /// unit `a`, of a kind with a footprint, and holds its last body from
+    /// then on. The plan must have been searched against the table.
+    pub fn commit_footprint_plan(
+        &mut self,
+        a: AgentId,
+        start_tick: u32,
+        path: &[Cell],
+        motions: &[u8],
+    ) {
+        self.agents.set_footprint_plan(a, start_tick, path, motions);
+        let held = self.reserve_stored_plan(a);
+        debug_assert!(held, "searched plan end must be holdable");
+    }
+
+    /// Claims unit `a`'s stored plan from the current tick on and holds
+    /// its end; returns whether every end cell could be held.
+    fn reserve_stored_plan(&mut self, a: AgentId) -> bool {
+        let now = self.now();
+        let prio = self.agents.priority[a.index()];
+        let table = &self.table;
+        self.for_each_plan_claim(a, now, &mut |c, t| {
+            let r = table.claim(c, t, a, prio);
+            debug_assert!(r.is_ok(), "searched plan must be claimable: {r:?}");
+        });
+        let end = self.agents.plan_end(a);
+        let mut held = true;
+        for c in self.end_cells(a) {
+            held &= self.table.set_hold(c, end, a).is_ok();
+        }
+        held
+    }
+
+    /// Whether the footprint plan `path`, `motions` (from the current tick)
+    /// is free for unit `a` against the table as it stands: every entry
+    /// free, and its last body free for good.
+    pub fn footprint_plan_is_free(&self, a: AgentId, path: &[Cell], motions: &[u8]) -> bool {
+        let now = self.now();
+        let size = self.agents.kind[a.index()].size as u32;
+        let mut free = true;
+        for_each_claim(&self.grid, size, now, path, motions, now, &mut |c, t| {
+            free = free && self.grid.is_passable(c) && self.table.is_free(c, t, a);
+        });
+        let end = now + path.len() as u32 - 1;
+        let last = *path.last().expect("non-empty");
+        free && body(&self.grid, last, size).all(|c| self.table.free_from(c, end, a))
+    }
+
+    /// Replaces the plan of unit `a` (of a kind with a footprint) by
+    /// `path`, `motions` from the current tick if it is still free now that
+    /// other units may have committed since it was searched; otherwise
+    /// leaves the old plan. Returns whether the new plan was committed.
+    pub fn try_replace_footprint_plan(
+        &mut self,
+        a: AgentId,
+        path: &[Cell],
+        motions: &[u8],
+    ) -> bool {
+        if path.first() != Some(&self.agents.position[a.index()])
+            || !self.footprint_plan_is_free(a, path, motions)
+        {
+            return false;
+        }
+        let now = self.now();
+        // The old claims at the current tick stay: the unit is there now.
+        self.release_plan(a);
+        self.commit_footprint_plan(a, now, path, motions);
+        true
+    }
+
     /// [`Self::commit_plan`], returning whether the last cell could be held
     /// (the claims must succeed).
     fn reserve_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) -> bool {
+        if self.has_footprint(a) {
+            // A footprint unit's plans are restored with their motions by
+            // the caller (see `replan`); a bare path is a standstill.
+            debug_assert!(path.iter().all(|&c| c == path[0]), "a still footprint plan");
+            let motions = [Motion::STILL.0; 1];
+            self.agents
+                .set_footprint_plan(a, start_tick, &path[..1], &motions);
+            return self.reserve_stored_plan(a);
+        }
         let prio = self.agents.priority[a.index()];
         let now = self.now();
         for (i, &c) in path.iter().enumerate() {

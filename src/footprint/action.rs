@@ -1,25 +1,7 @@
 //! Unit shapes and the footprints of their actions.
 
+use crate::agents::UnitKind;
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
-
-/// A unit's body and pace: a square of `size` × `size` cells anchored at its
-/// top-left cell, taking `ticks_per_move` ticks for a step of one cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnitShape {
-    /// Side of the unit's square, in cells (1 for an ordinary unit).
-    pub size: u32,
-    /// Ticks one step of one cell takes (1 for an ordinary unit).
-    pub ticks_per_move: u32,
-}
-
-impl Default for UnitShape {
-    fn default() -> Self {
-        UnitShape {
-            size: 1,
-            ticks_per_move: 1,
-        }
-    }
-}
 
 /// One block of reservation entries of an action: the cell at (`dx`, `dy`)
 /// from the unit's anchor where the action starts, for ticks `t0..=t1` after
@@ -49,18 +31,22 @@ pub struct Action {
     pub duration: u32,
     /// The footprint.
     pub entries: Vec<Entry>,
+    /// The cells the anchor passes, each one step from the one before (one
+    /// for a step, none for a wait), a pace's ticks apiece.
+    pub waypoints: Vec<(i32, i32)>,
 }
 
 impl Action {
     /// Waiting one tick: the body's cells, at the tick and the next.
-    pub fn wait(shape: UnitShape) -> Action {
+    pub fn wait(shape: UnitKind) -> Action {
         let mut entries = Vec::new();
-        square(shape.size, (0, 0), 0, 1, &mut entries);
+        square(shape.size as u32, (0, 0), 0, 1, &mut entries);
         Action {
             dx: 0,
             dy: 0,
             duration: 1,
             entries,
+            waypoints: Vec::new(),
         }
     }
 
@@ -69,7 +55,7 @@ impl Action {
     /// of the step. Straight, that is the body's squares at both ends; on a
     /// diagonal, the whole box around them, so that two units cannot cross
     /// through one square (the cube of eight entries of Silver's figure 6A).
-    pub fn step(shape: UnitShape, dx: i32, dy: i32) -> Action {
+    pub fn step(shape: UnitKind, dx: i32, dy: i32) -> Action {
         assert!(
             dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
             "a step moves one cell"
@@ -79,8 +65,9 @@ impl Action {
         Action {
             dx,
             dy,
-            duration: shape.ticks_per_move.max(1),
+            duration: shape.pace.max(1) as u32,
             entries,
+            waypoints: vec![(dx, dy)],
         }
     }
 
@@ -90,9 +77,9 @@ impl Action {
     /// 6C). A unit cannot stop or turn back half-way through, as a vehicle
     /// on a turn cannot. Its duration is never less than its steps' time,
     /// so true distances over steps stay admissible.
-    pub fn curve(shape: UnitShape, waypoints: &[(i32, i32)]) -> Action {
+    pub fn curve(shape: UnitKind, waypoints: &[(i32, i32)]) -> Action {
         assert!(!waypoints.is_empty(), "a curve has waypoints");
-        let s = shape.ticks_per_move.max(1);
+        let s = shape.pace.max(1) as u32;
         let mut entries = Vec::new();
         let mut at = (0, 0);
         for (i, &w) in waypoints.iter().enumerate() {
@@ -109,6 +96,7 @@ impl Action {
             dy: at.1,
             duration: waypoints.len() as u32 * s,
             entries,
+            waypoints: waypoints.to_vec(),
         }
     }
 
@@ -168,9 +156,9 @@ fn square(size: u32, at: (i32, i32), t0: u32, t1: u32, out: &mut Vec<Entry>) {
 /// The box swept by a body stepping from `at` by `d`, for the step's ticks
 /// starting at `t0`; cells already listed for an overlapping time are
 /// merged so each cell appears once per segment.
-fn sweep(shape: UnitShape, at: (i32, i32), d: (i32, i32), t0: u32, out: &mut Vec<Entry>) {
+fn sweep(shape: UnitKind, at: (i32, i32), d: (i32, i32), t0: u32, out: &mut Vec<Entry>) {
     let k = shape.size as i32;
-    let s = shape.ticks_per_move.max(1);
+    let s = shape.pace.max(1) as u32;
     let (x0, x1) = (at.0.min(at.0 + d.0), at.0.max(at.0 + d.0) + k - 1);
     let (y0, y1) = (at.1.min(at.1 + d.1), at.1.max(at.1 + d.1) + k - 1);
     for y in y0..=y1 {
@@ -193,25 +181,52 @@ fn sweep(shape: UnitShape, at: (i32, i32), d: (i32, i32), t0: u32, out: &mut Vec
 }
 
 /// The actions a unit chooses from: the wait first, then the steps of the
-/// map's connectivity, then any extra (curved) actions.
+/// map's connectivity (straight ones only for a four-way kind), then its
+/// curved turns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionSet {
-    /// The shape the footprints are for.
-    pub shape: UnitShape,
+    /// The kind the footprints are for.
+    pub shape: UnitKind,
     /// The actions; index 0 is the wait.
     pub actions: Vec<Action>,
 }
 
+/// The curved turns of a vehicle: a straight cell, then a diagonal one
+/// bending off it (each of the four headings, to either side).
+const CURVES: [[(i32, i32); 2]; 8] = [
+    [(1, 0), (2, 1)],
+    [(1, 0), (2, -1)],
+    [(-1, 0), (-2, 1)],
+    [(-1, 0), (-2, -1)],
+    [(0, 1), (1, 2)],
+    [(0, 1), (-1, 2)],
+    [(0, -1), (1, -2)],
+    [(0, -1), (-1, -2)],
+];
+
 impl ActionSet {
     /// Waits and steps for `shape` under `connectivity`.
-    pub fn grid(shape: UnitShape, connectivity: Connectivity) -> Self {
+    pub fn grid(shape: UnitKind, connectivity: Connectivity) -> Self {
         let steps = match connectivity {
-            Connectivity::Four => &MOVE_OFFSETS[..4],
-            Connectivity::Eight => &MOVE_OFFSETS[..],
+            Connectivity::Eight if shape.four_way == 0 => &MOVE_OFFSETS[..],
+            _ => &MOVE_OFFSETS[..4],
         };
         let mut actions = vec![Action::wait(shape)];
         actions.extend(steps.iter().map(|&(dx, dy)| Action::step(shape, dx, dy)));
         ActionSet { shape, actions }
+    }
+
+    /// Everything a unit of `kind` may do on a map of `connectivity`: the
+    /// grid's waits and steps, and its curves if it turns on curves (on an
+    /// 8-connected map, where their diagonal half is a legal step).
+    pub fn for_kind(kind: UnitKind, connectivity: Connectivity) -> Self {
+        let mut set = Self::grid(kind, connectivity);
+        if kind.curves == 1 && connectivity == Connectivity::Eight {
+            for c in &CURVES {
+                set.actions.push(Action::curve(kind, c));
+            }
+        }
+        set
     }
 
     /// Adds an action (a curve made for this shape).
@@ -243,7 +258,7 @@ mod tests {
 
     #[test]
     fn a_diagonal_step_reserves_the_whole_square() {
-        let a = Action::step(UnitShape::default(), 1, 1);
+        let a = Action::step(UnitKind::CELL, 1, 1);
         assert_eq!(a.entries.len(), 4);
         for t in 0..=1 {
             assert_eq!(cells_at(&a, t), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
@@ -252,10 +267,7 @@ mod tests {
 
     #[test]
     fn a_large_slow_unit_sweeps_its_box_for_the_whole_step() {
-        let shape = UnitShape {
-            size: 2,
-            ticks_per_move: 3,
-        };
+        let shape = UnitKind::new(2, 3);
         let a = Action::step(shape, 1, 0);
         assert_eq!(a.duration, 3);
         for t in 0..=3 {
@@ -266,7 +278,7 @@ mod tests {
 
     #[test]
     fn a_curve_reserves_each_segment_only_while_it_is_swept() {
-        let a = Action::curve(UnitShape::default(), &[(1, 0), (2, 1)]);
+        let a = Action::curve(UnitKind::CELL, &[(1, 0), (2, 1)]);
         assert_eq!((a.dx, a.dy, a.duration), (2, 1, 2));
         assert_eq!(cells_at(&a, 0), vec![(0, 0), (1, 0)]);
         assert_eq!(

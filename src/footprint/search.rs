@@ -1,91 +1,43 @@
-//! The windowed space-time search over a unit's actions, each checked
-//! entry by entry against the reservation table, with the way other units
-//! asked for priced into the window's end.
+//! The windowed space-time search of a unit with a footprint: A* over its
+//! actions (waits, steps, curves), each legal only if every reservation
+//! entry it sweeps is free in the shared table, guided by true distances
+//! on the grid of anchors where its body fits. Silver's WHCA* for one unit,
+//! with his footprints in place of cells.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
 use super::action::ActionSet;
 use super::body::body;
-use super::planner::PlannedAction;
+use super::motion::Motion;
 use crate::agents::AgentId;
-use crate::distance::{ReverseResumableAStar, UNREACHABLE};
+use crate::distance::UNREACHABLE;
 use crate::map::{Cell, Grid};
 use crate::reservation::ReservationTable;
 
-/// Expansions one window search may make, per tick of the window.
-const EXPANSIONS_PER_TICK: usize = 512;
-
 /// What one window search is for.
-#[derive(Clone, Copy)]
-pub(super) struct SearchGoal<'a> {
-    pub(super) agent: AgentId,
-    /// Anchor and tick the window starts from.
-    pub(super) from: Cell,
-    pub(super) start: u32,
-    pub(super) goal: Cell,
-    pub(super) window: u32,
-    /// Cost of a tick waiting on the goal: 0 (Silver), 1 when asked to make way.
-    pub(super) goal_wait_cost: u32,
-    /// The way others asked of this unit.
-    pub(super) asks: Asks<'a>,
-}
-
-/// Way asked for on a cell: by whom, when, and how many steps along the
-/// asker's route it lies.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Ask {
-    pub(super) asker: u32,
-    pub(super) tick: u32,
-    pub(super) rank: u32,
-}
-
-/// The asks as one unit's search sees them.
-#[derive(Clone, Copy)]
-pub(super) struct Asks<'a> {
-    pub(super) map: &'a FxHashMap<Cell, Ask>,
-    pub(super) now: u32,
-    /// The planner's window, in steps: asks older than that are void.
-    pub(super) window: u32,
-    pub(super) agent: AgentId,
-    /// Whether the unit stands on its goal (then it makes way for anyone).
-    pub(super) parked: bool,
-    /// The unit's ticks per step: penalties are in ticks, like its costs.
-    pub(super) pace: u32,
-}
-
-impl Asks<'_> {
-    /// What ending a window with the body on `cell` costs the unit: twice
-    /// the steps left of the window beyond the asker's rank (in the unit's
-    /// ticks, so a step back along the route always pays), if another
-    /// unit asked for the cell within a window, and this unit is parked on
-    /// its goal or the asker comes first (a lower id; two units blocking
-    /// each other head-on would otherwise both wait for the other). Cells
-    /// further along the asker's route cost less, so a unit that cannot
-    /// leave the route within one window backs along it, ahead of the
-    /// asker, until it can; off the route it costs nothing.
-    pub(super) fn penalty(&self, cell: Cell) -> u32 {
-        match self.map.get(&cell) {
-            Some(k)
-                if k.asker != self.agent.0
-                    && k.tick + self.window >= self.now
-                    && (self.parked || k.asker < self.agent.0) =>
-            {
-                2 * self.pace * (self.window + 1 - k.rank.min(self.window))
-            }
-            _ => 0,
-        }
-    }
-}
-
-/// Scratch for the windowed space-time search over actions.
-#[derive(Default)]
-pub(super) struct FootprintSearch {
-    nodes: Vec<Node>,
-    index: FxHashMap<(u32, u32), u32>,
-    open: BinaryHeap<Reverse<(u32, u32, u32, bool)>>,
+pub struct FootprintQuery {
+    /// The unit searching.
+    pub agent: AgentId,
+    /// Its anchor at `start_tick`, where an action may start.
+    pub from: Cell,
+    /// The tick the search starts at.
+    pub start_tick: u32,
+    /// The anchor it is bound for.
+    pub goal: Cell,
+    /// Ticks the window covers: a node that deep closes it.
+    pub window: u32,
+    /// Cost of a tick waiting on the goal: 0 (Silver), 1 when asked to
+    /// make way.
+    pub goal_wait_cost: u32,
+    /// Expansions before the search gives up.
+    pub max_expansions: usize,
+    /// Wall-clock time when the search gives up (`aborted`).
+    pub deadline: Option<Instant>,
 }
 
 #[derive(Clone, Copy)]
@@ -98,57 +50,77 @@ struct Node {
     closed: bool,
 }
 
+/// Scratch of the footprint search, reused from search to search.
+#[derive(Default)]
+pub struct FootprintSearch {
+    nodes: Vec<Node>,
+    index: FxHashMap<(u32, u32), u32>,
+    open: BinaryHeap<Reverse<(u32, u32, u32, bool)>>,
+    chain: Vec<u32>,
+    /// Nodes expanded by the last search.
+    pub expanded: usize,
+    /// Whether the last search stopped at its deadline.
+    pub aborted: bool,
+}
+
 impl FootprintSearch {
-    /// The cheapest actions from `from` at tick `t` over a window of
-    /// `window` ticks, or `None`.
-    pub(super) fn run(
+    /// Searches `q`'s window for a unit doing `set`'s actions: every entry
+    /// of each action free in `table` (on open cells of `grid`), anchors on
+    /// open cells of `fits`, the window's end priced by `distance` (steps to
+    /// the goal on `fits`, [`UNREACHABLE`] if none) times the unit's pace
+    /// plus `penalty` of the cells its body ends on. Appends the plan to
+    /// `path` and `motions` (the anchor and motion at each tick from the
+    /// start's on) and returns whether it found one; the plan ends where the
+    /// body can stay for good.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
         &mut self,
         grid: &Grid,
         fits: &Grid,
         table: &ReservationTable,
         set: &ActionSet,
-        rra: &mut ReverseResumableAStar,
-        q: SearchGoal<'_>,
-    ) -> Option<Vec<PlannedAction>> {
-        let SearchGoal {
-            agent: a,
-            from,
-            start: t,
-            goal,
-            window,
-            goal_wait_cost,
-            ..
-        } = q;
+        distance: &mut dyn FnMut(Cell) -> u32,
+        penalty: &dyn Fn(Cell) -> u32,
+        q: &FootprintQuery,
+        path: &mut Vec<Cell>,
+        motions: &mut Vec<u8>,
+    ) -> bool {
         self.nodes.clear();
         self.index.clear();
         self.open.clear();
-        let pace = set.shape.ticks_per_move.max(1);
-        let size = set.shape.size;
-        let h = |rra: &mut ReverseResumableAStar, c: Cell| {
-            let d = rra.distance(fits, c);
+        self.expanded = 0;
+        self.aborted = false;
+        let a = q.agent;
+        let t0 = q.start_tick;
+        let pace = set.shape.pace.max(1) as u32;
+        let size = set.shape.size as u32;
+        let mut h = |c: Cell| {
+            let d = distance(c);
             (d != UNREACHABLE).then(|| d * pace)
         };
         let last = table.last_tick();
-        let h0 = h(rra, from)?;
+        let Some(h0) = h(q.from) else {
+            return false;
+        };
         self.nodes.push(Node {
-            cell: from,
-            tick: t,
+            cell: q.from,
+            tick: t0,
             g: 0,
             parent: u32::MAX,
             action: 0,
             closed: false,
         });
-        self.index.insert((from.0, 0), 0);
-        // (f, -depth as tie-break via u32::MAX - tick, id, terminal)
-        self.open.push(Reverse((h0, u32::MAX - t, 0, false)));
+        self.index.insert((q.from.0, 0), 0);
+        // (f, deeper first, node, whether it closes the window)
+        self.open.push(Reverse((h0, u32::MAX - t0, 0, false)));
         let holdable =
             |c: Cell, tick: u32| body(grid, c, size).all(|b| table.free_from(b, tick, a));
-        let mut expanded = 0;
         while let Some(Reverse((_, _, id, terminal))) = self.open.pop() {
             let n = self.nodes[id as usize];
             if terminal {
                 if holdable(n.cell, n.tick) {
-                    return Some(self.reconstruct(id));
+                    self.write(id, set, grid, path, motions);
+                    return true;
                 }
                 continue;
             }
@@ -156,20 +128,25 @@ impl FootprintSearch {
                 continue;
             }
             self.nodes[id as usize].closed = true;
-            expanded += 1;
-            if expanded > EXPANSIONS_PER_TICK * window as usize {
-                return None;
+            self.expanded += 1;
+            if self.expanded > q.max_expansions {
+                return false;
             }
-            let hn = h(rra, n.cell)?;
-            if goal_wait_cost == 0 && n.cell == goal && holdable(n.cell, n.tick) {
-                return Some(self.reconstruct(id));
+            if self.expanded % 64 == 0 && q.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+                return false;
             }
-            if n.tick >= t + window {
-                let penalty = body(grid, n.cell, size)
-                    .map(|c| q.asks.penalty(c))
-                    .max()
-                    .unwrap_or(0);
-                self.open.push(Reverse((n.g + hn + penalty, 0, id, true)));
+            let Some(hn) = h(n.cell) else {
+                continue;
+            };
+            if q.goal_wait_cost == 0 && n.cell == q.goal && holdable(n.cell, n.tick) {
+                self.write(id, set, grid, path, motions);
+                return true;
+            }
+            if n.tick >= t0 + q.window {
+                let end_penalty = body(grid, n.cell, size).map(penalty).max().unwrap_or(0);
+                self.open
+                    .push(Reverse((n.g + hn + end_penalty, 0, id, true)));
                 continue;
             }
             for (k, act) in set.actions.iter().enumerate() {
@@ -189,16 +166,16 @@ impl FootprintSearch {
                 if !free {
                     continue;
                 }
-                let Some(hto) = h(rra, to) else {
+                let Some(hto) = h(to) else {
                     continue;
                 };
-                let cost = if act.is_wait() && n.cell == goal {
-                    goal_wait_cost
+                let cost = if act.is_wait() && n.cell == q.goal {
+                    q.goal_wait_cost
                 } else {
                     act.duration
                 };
                 let g = n.g + cost;
-                let key = (to.0, end - t);
+                let key = (to.0, end - t0);
                 let id2 = match self.index.get(&key) {
                     Some(&j) => {
                         let m = &mut self.nodes[j as usize];
@@ -228,22 +205,47 @@ impl FootprintSearch {
                     .push(Reverse((g + hto, u32::MAX - end, id2, false)));
             }
         }
-        None
+        false
     }
 
-    fn reconstruct(&self, mut id: u32) -> Vec<PlannedAction> {
-        let mut out = Vec::new();
-        while self.nodes[id as usize].parent != u32::MAX {
-            let n = self.nodes[id as usize];
-            let p = self.nodes[n.parent as usize];
-            out.push(PlannedAction {
-                start: p.tick,
-                from: p.cell,
-                action: n.action,
-            });
-            id = n.parent;
+    /// Appends the plan ending at node `id` as anchors and motions.
+    fn write(
+        &mut self,
+        mut id: u32,
+        set: &ActionSet,
+        grid: &Grid,
+        path: &mut Vec<Cell>,
+        motions: &mut Vec<u8>,
+    ) {
+        self.chain.clear();
+        while id != u32::MAX {
+            self.chain.push(id);
+            id = self.nodes[id as usize].parent;
         }
-        out.reverse();
-        out
+        let pace = set.shape.pace.max(1) as usize;
+        for k in (1..self.chain.len()).rev() {
+            let from = self.nodes[self.chain[k] as usize];
+            let to = self.nodes[self.chain[k - 1] as usize];
+            let act = &set.actions[to.action as usize];
+            if act.is_wait() {
+                path.push(from.cell);
+                motions.push(Motion::STILL.0);
+                continue;
+            }
+            let (x, y) = grid.xy(from.cell);
+            let mut at = (0, 0);
+            for (j, &w) in act.waypoints.iter().enumerate() {
+                let d = (w.0 - at.0, w.1 - at.1);
+                let anchor = grid.cell((x as i32 + at.0) as u32, (y as i32 + at.1) as u32);
+                for tick in 0..pace {
+                    path.push(anchor);
+                    motions.push(Motion::new(d, j == 0 && tick == 0).0);
+                }
+                at = w;
+            }
+        }
+        let end = self.nodes[self.chain[0] as usize];
+        path.push(end.cell);
+        motions.push(Motion::STILL.0);
     }
 }

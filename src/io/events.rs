@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! # comments start with '#'; fields are separated by blanks
-//! TICK spawn UNIT X Y GX GY [priority P]
+//! TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [priority P]
 //! TICK despawn UNIT
 //! TICK goal UNIT GX GY
 //! TICK push_goal UNIT GX GY
@@ -18,11 +18,21 @@
 //! tick T is planned (tick 0: before the first tick, so spawns stand on
 //! the map at tick 0); events of one tick in file order. Rectangles include
 //! both corners.
+//!
+//! A spawn's options come in any order, each at most once: `size K` makes
+//! the unit a K×K square (1 to 8 cells a side) anchored at its top-left
+//! cell, so X Y and GX GY are where that corner enters and ends; `pace P`
+//! makes a step of one cell take P ticks (1 to 8); `curves` lets it turn
+//! on curves (on an 8-connected map); `priority P` (0 to 15) is Silver's
+//! unit priority. Without them the unit is one cell moving a cell a tick,
+//! priority 0. A goal order moves the same corner, so a body must fit
+//! there too.
 
 use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
 
+use crate::agents::{UnitKind, MAX_PACE, MAX_SIZE};
 use crate::map::Grid;
 
 /// Why an event file was refused: the file, the line, what was expected.
@@ -63,12 +73,14 @@ pub struct ScriptedEvent {
 #[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// A new unit labelled `unit` enters at `at`, bound for `goal`.
+    /// A new unit labelled `unit` of kind `kind` enters with its top-left
+    /// cell at `at`, bound for `goal`.
     Spawn {
         unit: String,
         at: (u32, u32),
         goal: (u32, u32),
         priority: u8,
+        kind: UnitKind,
     },
     Despawn {
         unit: String,
@@ -175,26 +187,22 @@ pub fn parse_events(path: &Path, text: &str) -> Result<Vec<ScriptedEvent>, Event
         };
         let action = match kind {
             "spawn" => {
-                let priority = match f.len() {
-                    7 => 0,
-                    9 if f[7] == "priority" => {
-                        let p = num(8, "priority")?;
-                        u8::try_from(p).ok().filter(|&p| p <= 15).ok_or_else(|| {
-                            err(line, format!("priority {p} is out of range 0 to 15"))
-                        })?
-                    }
-                    _ => {
-                        return Err(err(
-                            line,
-                            "`spawn` takes UNIT X Y GX GY, optionally followed by `priority P`".into(),
-                        ))
-                    }
-                };
+                if f.len() < 7 {
+                    return Err(err(
+                        line,
+                        format!(
+                            "`spawn` takes UNIT X Y GX GY, then any of {SPAWN_OPTIONS}; found {} fields after the tick",
+                            f.len() - 2
+                        ),
+                    ));
+                }
+                let (kind, priority) = spawn_options(&f[7..]).map_err(|m| err(line, m))?;
                 Action::Spawn {
                     unit: label(2)?,
                     at: (num(3, "x")?, num(4, "y")?),
                     goal: (num(5, "goal x")?, num(6, "goal y")?),
                     priority,
+                    kind,
                 }
             }
             "despawn" => {
@@ -237,6 +245,77 @@ pub fn parse_events(path: &Path, text: &str) -> Result<Vec<ScriptedEvent>, Event
     Ok(out)
 }
 
+/// The options a spawn line may end with, as its errors name them.
+const SPAWN_OPTIONS: &str = "`size K`, `pace P`, `curves`, `priority P`";
+
+/// Reads a spawn line's options (the fields after GY): each at most once,
+/// in any order. Returns the unit's kind and priority, or what was wrong.
+fn spawn_options(fields: &[&str]) -> Result<(UnitKind, u8), String> {
+    let mut kind = UnitKind::CELL;
+    let mut priority = None;
+    let (mut size, mut pace, mut curves) = (None, None, false);
+    let mut k = 0;
+    while k < fields.len() {
+        let name = fields[k];
+        // The number after `name`, within `range`.
+        let value = |range: std::ops::RangeInclusive<u32>| -> Result<u8, String> {
+            let s = fields.get(k + 1).ok_or_else(|| {
+                format!(
+                    "`{name}` needs a number from {} to {} after it",
+                    range.start(),
+                    range.end()
+                )
+            })?;
+            let v = s.parse::<u32>().ok().filter(|v| range.contains(v));
+            v.map(|v| v as u8).ok_or_else(|| {
+                format!(
+                    "{name} `{s}` is out of range: expected a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                )
+            })
+        };
+        let twice = |set: bool| -> Result<(), String> {
+            if set {
+                Err(format!("`{name}` is given twice"))
+            } else {
+                Ok(())
+            }
+        };
+        match name {
+            "size" => {
+                twice(size.is_some())?;
+                size = Some(value(1..=MAX_SIZE as u32)?);
+                k += 2;
+            }
+            "pace" => {
+                twice(pace.is_some())?;
+                pace = Some(value(1..=MAX_PACE as u32)?);
+                k += 2;
+            }
+            "priority" => {
+                twice(priority.is_some())?;
+                priority = Some(value(0..=15)?);
+                k += 2;
+            }
+            "curves" => {
+                twice(curves)?;
+                curves = true;
+                k += 1;
+            }
+            other => return Err(format!(
+                "unknown `spawn` option `{other}`: expected {SPAWN_OPTIONS} after UNIT X Y GX GY"
+            )),
+        }
+    }
+    kind.size = size.unwrap_or(1);
+    kind.pace = pace.unwrap_or(1);
+    if curves {
+        kind = kind.with_curves();
+    }
+    Ok((kind, priority.unwrap_or(0)))
+}
+
 /// Reads and parses an event file.
 pub fn read_events(path: &Path) -> Result<Vec<ScriptedEvent>, EventsError> {
     let text = std::fs::read_to_string(path).map_err(|source| EventsError::Io {
@@ -251,17 +330,31 @@ pub fn read_events(path: &Path) -> Result<Vec<ScriptedEvent>, EventsError> {
 /// block: the unit waits, or its goal is unreachable, until the block
 /// goes), every label alive when named (`initial` units are alive from the
 /// start; a spawn may not reuse a living label; a despawned label may be
-/// spawned again).
+/// spawned again). A unit larger than a cell needs its whole body on open
+/// ground at its spawn cell and at every goal it is given.
 pub fn check_events(
     path: &Path,
     events: &[ScriptedEvent],
     grid: &Grid,
     initial: usize,
 ) -> Result<(), EventsError> {
-    let mut alive: FxHashMap<&str, bool> = FxHashMap::default();
-    let labels: Vec<String> = (0..initial).map(|i| i.to_string()).collect();
-    for l in &labels {
-        alive.insert(l, true);
+    check_events_sized(path, events, grid, &vec![1; initial])
+}
+
+/// [`check_events`] for starting units of the given body sizes (labels
+/// `0`, `1`, … in order), as a mixed crowd has.
+pub fn check_events_sized(
+    path: &Path,
+    events: &[ScriptedEvent],
+    grid: &Grid,
+    initial_sizes: &[u8],
+) -> Result<(), EventsError> {
+    // Per label ever named: the body size of the unit alive under it, or
+    // `None` once despawned.
+    let mut alive: FxHashMap<&str, Option<u8>> = FxHashMap::default();
+    let labels: Vec<String> = (0..initial_sizes.len()).map(|i| i.to_string()).collect();
+    for (l, &size) in labels.iter().zip(initial_sizes) {
+        alive.insert(l, Some(size));
     }
     for e in events {
         let err = |message: String| EventsError::Line {
@@ -269,56 +362,78 @@ pub fn check_events(
             line: e.line,
             message,
         };
-        let cell = |what: &str, (x, y): (u32, u32)| -> Result<(), EventsError> {
-            if x >= grid.width() || y >= grid.height() {
-                return Err(err(format!(
-                    "{what} ({x}, {y}) is outside the {}×{} map",
-                    grid.width(),
-                    grid.height()
-                )));
-            }
-            if !grid.is_open_terrain(grid.cell(x, y)) {
-                return Err(err(format!("{what} ({x}, {y}) is a wall of the map")));
-            }
-            Ok(())
+        let outside = |what: &str, (x, y): (u32, u32)| {
+            err(format!(
+                "{what} ({x}, {y}) is outside the {}×{} map",
+                grid.width(),
+                grid.height()
+            ))
         };
-        let corner = |what: &str, (x, y): (u32, u32)| -> Result<(), EventsError> {
+        // The body of side `size` with its top-left cell at (x, y) lies on
+        // the map's open ground.
+        let body = |what: &str, (x, y): (u32, u32), size: u8| -> Result<(), EventsError> {
             if x >= grid.width() || y >= grid.height() {
+                return Err(outside(what, (x, y)));
+            }
+            let s = size as u32;
+            if size > 1 && (x + s > grid.width() || y + s > grid.height()) {
                 return Err(err(format!(
-                    "{what} ({x}, {y}) is outside the {}×{} map",
+                    "{what} ({x}, {y}): a {size}×{size} body there reaches ({}, {}), outside the {}×{} map",
+                    x + s - 1,
+                    y + s - 1,
                     grid.width(),
                     grid.height()
                 )));
+            }
+            for (cx, cy) in (y..y + s).flat_map(|cy| (x..x + s).map(move |cx| (cx, cy))) {
+                if !grid.is_open_terrain(grid.cell(cx, cy)) {
+                    return Err(err(if size == 1 {
+                        format!("{what} ({x}, {y}) is a wall of the map")
+                    } else {
+                        format!(
+                            "{what} ({x}, {y}): the {size}×{size} body there covers ({cx}, {cy}), a wall of the map"
+                        )
+                    }));
+                }
             }
             Ok(())
         };
         match &e.action {
-            Action::Spawn { unit, at, goal, .. } => {
-                cell("spawn cell", *at)?;
-                cell("goal", *goal)?;
-                if alive.get(unit.as_str()) == Some(&true) {
+            Action::Spawn {
+                unit,
+                at,
+                goal,
+                kind,
+                ..
+            } => {
+                body("spawn cell", *at, kind.size)?;
+                body("goal", *goal, kind.size)?;
+                if matches!(alive.get(unit.as_str()), Some(Some(_))) {
                     return Err(err(format!("unit `{unit}` is already alive")));
                 }
-                alive.insert(unit, true);
+                alive.insert(unit, Some(kind.size));
             }
             Action::Block { from, to } | Action::Unblock { from, to } => {
-                corner("corner", *from)?;
-                corner("corner", *to)?;
+                for c in [*from, *to] {
+                    if c.0 >= grid.width() || c.1 >= grid.height() {
+                        return Err(outside("corner", c));
+                    }
+                }
             }
             other => {
                 let unit = other.unit().expect("unit actions name a unit");
-                if alive.get(unit) != Some(&true) {
+                let Some(&Some(size)) = alive.get(unit) else {
                     return Err(err(format!(
                         "unit `{unit}` is not alive at tick {} (never spawned, or despawned)",
                         e.tick
                     )));
-                }
+                };
                 match other {
                     Action::Goal { goal, .. } | Action::PushGoal { goal, .. } => {
-                        cell("goal", *goal)?
+                        body("goal", *goal, size)?
                     }
                     Action::Despawn { .. } => {
-                        alive.insert(unit, false);
+                        alive.insert(unit, None);
                     }
                     _ => {}
                 }
@@ -359,7 +474,10 @@ mod tests {
             ("x spawn a 0 0 1 1", "tick `x`"),
             ("1 fly a", "unknown event `fly`"),
             ("1 spawn a 0 0 1", "`spawn` takes"),
-            ("1 spawn a 0 0 1 1 priority 99", "priority 99"),
+            (
+                "1 spawn a 0 0 1 1 priority 99",
+                "priority `99` is out of range",
+            ),
             ("1 goal a 1", "`goal` takes 3 fields"),
             ("1 block 0 0 1", "`block` takes 4 fields"),
             ("1", "missing event kind"),
@@ -388,6 +506,99 @@ mod tests {
         }
         let e = parse("0 goal 0 1 1\n0 spawn a 0 0 1 1\n3 despawn a\n4 spawn a 0 0 1 1").unwrap();
         check_events(Path::new("e.txt"), &e, &grid, 1).unwrap();
+    }
+
+    #[test]
+    fn spawn_options_come_in_any_order() {
+        let e = parse(
+            "0 spawn a 0 0 3 3\n0 spawn b 0 0 2 2 size 2 pace 3\n\
+             0 spawn c 0 0 1 1 priority 4 curves size 3\n0 spawn d 0 0 1 1 pace 2 priority 15\n",
+        )
+        .unwrap();
+        let kinds: Vec<(UnitKind, u8)> = e
+            .iter()
+            .map(|e| match e.action {
+                Action::Spawn { kind, priority, .. } => (kind, priority),
+                _ => unreachable!("only spawns"),
+            })
+            .collect();
+        assert_eq!(kinds[0], (UnitKind::CELL, 0));
+        assert_eq!(kinds[1], (UnitKind::new(2, 3), 0));
+        assert_eq!(kinds[2], (UnitKind::new(3, 1).with_curves(), 4));
+        assert_eq!(kinds[3], (UnitKind::new(1, 2), 15));
+    }
+
+    #[test]
+    fn refuses_bad_spawn_options_naming_what_was_expected() {
+        for (text, needle) in [
+            (
+                "1 spawn a 0 0 1 1 size",
+                "`size` needs a number from 1 to 8",
+            ),
+            (
+                "1 spawn a 0 0 1 1 size 0",
+                "size `0` is out of range: expected a whole number from 1 to 8",
+            ),
+            ("1 spawn a 0 0 1 1 size 9", "size `9` is out of range"),
+            (
+                "1 spawn a 0 0 1 1 pace 9",
+                "pace `9` is out of range: expected a whole number from 1 to 8",
+            ),
+            ("1 spawn a 0 0 1 1 pace x", "pace `x` is out of range"),
+            ("1 spawn a 0 0 1 1 size 2 size 2", "`size` is given twice"),
+            ("1 spawn a 0 0 1 1 curves curves", "`curves` is given twice"),
+            (
+                "1 spawn a 0 0 1 1 priority 1 priority 2",
+                "`priority` is given twice",
+            ),
+            (
+                "1 spawn a 0 0 1 1 fast",
+                "unknown `spawn` option `fast`: expected `size K`",
+            ),
+            ("1 spawn a 0 0 1 1 2", "unknown `spawn` option `2`"),
+        ] {
+            let msg = parse(&format!("# ok\n{text}\n")).unwrap_err().to_string();
+            assert!(msg.starts_with("e.txt:2: "), "{msg}");
+            assert!(msg.contains(needle), "{text}: {msg}");
+        }
+    }
+
+    #[test]
+    fn a_body_must_fit_on_open_ground_at_its_spawn_cell_and_goals() {
+        let grid = Grid::from_rows(&["....", "..@.", "....", "...."], Connectivity::Four);
+        let ok = parse("0 spawn a 0 0 2 2 size 2\n1 goal a 0 2\n2 push_goal a 2 2\n").unwrap();
+        check_events(Path::new("e.txt"), &ok, &grid, 0).unwrap();
+        for (text, needle) in [
+            (
+                "0 spawn a 1 0 0 0 size 2",
+                "spawn cell (1, 0): the 2×2 body there covers (2, 1), a wall of the map",
+            ),
+            (
+                "0 spawn a 0 0 3 3 size 2",
+                "goal (3, 3): a 2×2 body there reaches (4, 4), outside the 4×4 map",
+            ),
+            (
+                "0 spawn a 0 0 0 2 size 2\n1 goal a 1 1",
+                "e.txt:2: goal (1, 1): the 2×2 body there covers (2, 1)",
+            ),
+            (
+                "0 spawn a 0 1 0 0 size 3",
+                "spawn cell (0, 1): the 3×3 body there covers (2, 1)",
+            ),
+        ] {
+            let e = parse(text).unwrap();
+            let msg = check_events(Path::new("e.txt"), &e, &grid, 0)
+                .unwrap_err()
+                .to_string();
+            assert!(msg.contains(needle), "{text}: {msg}");
+        }
+        // Starting units of a mixed crowd have their own sizes.
+        let e = parse("1 goal 0 1 1\n").unwrap();
+        check_events(Path::new("e.txt"), &e, &grid, 1).unwrap();
+        let msg = check_events_sized(Path::new("e.txt"), &e, &grid, &[2])
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("2×2 body there covers (2, 1)"), "{msg}");
     }
 
     #[test]

@@ -6,7 +6,8 @@ mod load;
 mod plan;
 
 pub use events::{
-    check_events, parse_events, read_events, Action, EventsError, ScriptedEvent, MAX_EVENT_TICK,
+    check_events, check_events_sized, parse_events, read_events, Action, EventsError,
+    ScriptedEvent, MAX_EVENT_TICK,
 };
 pub use load::Load;
 pub use plan::{PlanError, PlanFile};

@@ -13,7 +13,12 @@ use crate::engine::World;
 /// Lets the units in `units` (all on their starts, none planned yet) hold
 /// their starts at tick 0 only.
 pub fn release_starts(world: &mut World, units: &[AgentId]) {
-    for &a in units {
+    // Bodies larger or slower than a cell keep their starts held: their
+    // starts are never optimistic.
+    for &a in units
+        .iter()
+        .filter(|a| world.agents.kind[a.index()].is_cell())
+    {
         world.table.release_hold(world.agents.start[a.index()], a);
     }
 }
@@ -29,6 +34,9 @@ pub fn pin_unplanned_starts(world: &mut World, units: &[AgentId]) -> Vec<AgentId
     let mut through: Vec<AgentId> = Vec::new();
     for &b in units {
         let i = b.index();
+        if !world.agents.kind[i].is_cell() {
+            continue;
+        }
         let start = world.agents.start[i];
         let last = *world.agents.plan(b).last().expect("plans are never empty");
         let stuck = world.agents.flags[i].has(AgentFlags::STUCK);

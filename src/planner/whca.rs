@@ -27,7 +27,8 @@ use crate::distance::{
     dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
     ReverseResumableAStar, UnitOracle, UNREACHABLE,
 };
-use crate::engine::{Budget, Scheduler, World};
+use crate::engine::{Budget, Scheduler, WorkerScratch, World};
+use crate::footprint::{body, for_each_claim, FootprintQuery, Motion};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 
@@ -196,8 +197,9 @@ impl WindowedHca {
         let window = window.max(2);
         let max_nodes = search_nodes(window);
         let mut scheduler = match pool {
-            Some(pool) => Scheduler::with_pool(pool, window as usize + 1, max_nodes),
-            None => Scheduler::new(threads, window as usize + 1, max_nodes),
+            // Room for a footprint plan finishing an action before its window.
+            Some(pool) => Scheduler::with_pool(pool, window as usize + 2, max_nodes),
+            None => Scheduler::new(threads, window as usize + 2, max_nodes),
         };
         scheduler.set_min_parallel(MIN_POOL_BATCH);
         let units = world.agents.len();
@@ -292,11 +294,13 @@ impl WindowedHca {
             heuristics[i].get_mut(),
             Heuristic::Shared(Arc::from(Vec::new())),
         );
+        let kind = world.agents.kind[i];
         let h = self.fresh_heuristic(
-            &world.grid,
+            world.fit_grid(kind.size),
             world.agents.goal[i],
             world.agents.position[i],
             Some(old),
+            kind.is_cell(),
         );
         *Arc::get_mut(&mut self.heuristics).expect("no search starter running")[i].get_mut() = h;
     }
@@ -305,13 +309,15 @@ impl WindowedHca {
     /// `old`'s memory when it is a search of the unit's own: landmarks where
     /// the map has them, else the unit's own RRA* (one word per cell while
     /// such maps fit the memory budget, a hash map of the cells it touches
-    /// beyond).
+    /// beyond). A unit with a footprint (`landmarks == false`) always gets
+    /// its own search, on `grid` = the anchors its body fits on.
     fn fresh_heuristic(
         &mut self,
         grid: &Grid,
         goal: Cell,
         origin: Cell,
         old: Option<Heuristic>,
+        landmarks: bool,
     ) -> Heuristic {
         match old {
             Some(Heuristic::Rra(mut r)) => {
@@ -319,7 +325,7 @@ impl WindowedHca {
                 Heuristic::Rra(r)
             }
             _ => {
-                if let Some(table) = &self.landmarks {
+                if let Some(table) = self.landmarks.as_ref().filter(|_| landmarks) {
                     return Heuristic::Landmarks {
                         table: table.clone(),
                         goal,
@@ -385,6 +391,19 @@ impl WindowedHca {
                         let requested = |c: Cell| {
                             matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now)
                         };
+                        if !world_ref.agents.kind[i].is_cell() {
+                            // A body makes way for any unit when parked on
+                            // its goal, else only for units that come first
+                            // (two bodies head-on in a passage would
+                            // otherwise both wait for the other).
+                            let parked = world_ref.agents.at_goal(a);
+                            let yields = |c: Cell| {
+                                matches!(world_ref.table.request_on(c), Some((b, t))
+                                    if b != a && t + w >= now && (parked || b < a))
+                            };
+                            let mut h = heuristics[i].lock();
+                            return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields);
+                        }
                         let query = SpaceTimeQuery {
                             agent: a,
                             start: world_ref.agents.position[i],
@@ -461,11 +480,38 @@ impl WindowedHca {
                         continue;
                     }
                     let path = self.scheduler.path(k);
-                    let recheck = promoted || path_touched(&world.grid, &self.touched, stamp, path);
-                    if world.try_replace_plan(a, path, &mut self.old, recheck) {
-                        for &c in path {
-                            self.touched[c.index()] = stamp;
+                    let kind = world.agents.kind[i];
+                    let committed = if kind.is_cell() {
+                        let recheck =
+                            promoted || path_touched(&world.grid, &self.touched, stamp, path);
+                        let ok = world.try_replace_plan(a, path, &mut self.old, recheck);
+                        if ok {
+                            for &c in path {
+                                self.touched[c.index()] = stamp;
+                            }
                         }
+                        ok
+                    } else {
+                        // Always checked in full; its claims mark the batch.
+                        let motions = self.scheduler.motions(k);
+                        let ok = world.try_replace_footprint_plan(a, path, motions);
+                        if ok {
+                            let touched = &mut self.touched;
+                            for_each_claim(
+                                &world.grid,
+                                kind.size as u32,
+                                now,
+                                path,
+                                motions,
+                                now,
+                                &mut |c, _| {
+                                    touched[c.index()] = stamp;
+                                },
+                            );
+                        }
+                        ok
+                    };
+                    if committed {
                         world.agents.set_flag(a, AgentFlags::QUEUED, false);
                         world.agents.set_flag(a, AgentFlags::STUCK, false);
                         world.agents.next_replan[i] = now + (w / 2).max(1);
@@ -550,14 +596,20 @@ impl WindowedHca {
     /// stamps, so the batch's later results must then be checked in full.
     fn note_progress(&mut self, world: &mut World, a: AgentId, deadline: Option<Instant>) -> bool {
         let i = a.index();
+        let kind = world.agents.kind[i];
         let progressed = {
             let mut h = self.heuristics[i].lock();
-            h.ensure_started(&world.grid);
+            h.ensure_started(world.fit_grid(kind.size));
             // The unit's progress, for its state (stuck or not).
-            let d = h.distance(&world.grid, world.agents.position[i]);
+            let d = h.distance(world.fit_grid(kind.size), world.agents.position[i]);
             if d < world.agents.best_distance[i] {
                 world.agents.best_distance[i] = d;
                 world.agents.progress_tick[i] = world.now();
+            }
+            if !kind.is_cell() {
+                // Units with footprints are not promoted: they ask the way
+                // of the units on it (see `footprint_window`).
+                return false;
             }
             // Right of way (Silver's unit priorities, set by the game): a
             // unit that outranks others and whose window falls short of the
@@ -666,9 +718,11 @@ impl WindowedHca {
             let priority = &world.agents.priority;
             let mine = priority[u.index()];
             let rank = p.rank;
+            let kinds = &world.agents.kind;
             let may_override = |b: AgentId| {
                 let theirs = priority[b.index()];
-                !flags[b.index()].has(AgentFlags::UNREACHABLE)
+                kinds[b.index()].is_cell()
+                    && !flags[b.index()].has(AgentFlags::UNREACHABLE)
                     && !flags[b.index()].any(AgentFlags::INACTIVE)
                     && !involved.contains(&b)
                     && match rank {
@@ -888,11 +942,13 @@ impl Planner for WindowedHca {
             self.stalled[i] = 0;
         } else {
             debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
+            let kind = world.agents.kind[i];
             let h = self.fresh_heuristic(
-                &world.grid,
+                world.fit_grid(kind.size),
                 world.agents.goal[i],
                 world.agents.position[i],
                 None,
+                kind.is_cell(),
             );
             Arc::get_mut(&mut self.heuristics)
                 .expect("no search starter running")
@@ -941,7 +997,9 @@ impl Planner for WindowedHca {
                 continue;
             }
             let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-            if stale(heuristics[i].get_mut()) {
+            // Distances on a body's anchors change wherever the edit meets
+            // a body: those are measured afresh.
+            if !world.agents.kind[i].is_cell() || stale(heuristics[i].get_mut()) {
                 self.renew_heuristic(world, i);
                 self.stats.heuristic_restarts += 1;
             }
@@ -949,7 +1007,7 @@ impl Planner for WindowedHca {
     }
 
     fn route(&mut self, world: &World, a: AgentId, from: Cell, out: &mut Vec<Cell>) {
-        let grid = &world.grid;
+        let grid = world.fit_grid(world.agents.kind[a.index()].size);
         let goal = world.agents.goal[a.index()];
         let mut h = self.heuristics[a.index()].lock();
         h.ensure_started(grid);
@@ -971,6 +1029,8 @@ impl Planner for WindowedHca {
         }
         drop(h);
         let mut astar = crate::search::SpatialAStar::new(grid);
+        let grid = grid.clone();
+        let grid = &grid;
         let mut path = Vec::new();
         if astar.search(
             grid,
@@ -992,6 +1052,105 @@ fn save_plan(p: &mut Promotion, world: &World, u: AgentId) {
     p.saved
         .push((u, world.agents.plan_start[u.index()], from..p.cells.len()));
     p.involved.push(u);
+}
+
+/// The window search of unit `a`, of a kind with a footprint, into
+/// `scratch.path` and `scratch.motions`: the rest of the action it is in
+/// the middle of (a slow step or a curve cannot stop half-way), then
+/// [`crate::footprint::FootprintSearch`] from the end of that action,
+/// priced by its true distances on the anchors its body fits on. Asks the
+/// way of the units parked on its route when the window brings it hardly
+/// closer. Returns whether it found a plan and the nodes it expanded, or
+/// `None` at the deadline.
+fn footprint_window(
+    world: &World,
+    a: AgentId,
+    w: u32,
+    deadline: Option<Instant>,
+    h: &mut Heuristic,
+    scratch: &mut WorkerScratch,
+    requested: &dyn Fn(Cell) -> bool,
+) -> Option<(bool, u32)> {
+    let i = a.index();
+    let ag = &world.agents;
+    let now = world.now();
+    let kind = ag.kind[i];
+    let grid = &*world.grid;
+    let fit = world.fit_grid(kind.size);
+    h.ensure_started(fit);
+    h.set_deadline(deadline);
+    let before = h.expanded();
+    let (plan, motions) = (ag.plan(a), ag.plan_motions(a));
+    let i0 = (now.saturating_sub(ag.plan_start[i]) as usize).min(plan.len() - 1);
+    let mut j = i0;
+    while j + 1 < plan.len() && !Motion(motions[j]).starts_action() {
+        j += 1;
+    }
+    scratch.path.clear();
+    scratch.motions.clear();
+    scratch.path.extend_from_slice(&plan[i0..j]);
+    scratch.motions.extend_from_slice(&motions[i0..j]);
+    let start_tick = now + (j - i0) as u32;
+    let last = world.table.last_tick();
+    if start_tick >= last {
+        h.set_deadline(None);
+        return Some((false, 0));
+    }
+    h.restart_if_grown(fit, plan[j]);
+    let size = kind.size as u32;
+    let goal = ag.goal[i];
+    let q = FootprintQuery {
+        agent: a,
+        from: plan[j],
+        start_tick,
+        goal,
+        window: w.min(last - start_tick),
+        goal_wait_cost: u32::from(body(grid, goal, size).any(requested)),
+        max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
+        deadline,
+    };
+    let set = world.action_set(kind);
+    let found = scratch.footprint.search(
+        grid,
+        fit,
+        &world.table,
+        set,
+        &mut |c| h.distance(fit, c),
+        &|c| if requested(c) { w } else { 0 },
+        &q,
+        &mut scratch.path,
+        &mut scratch.motions,
+    );
+    if scratch.footprint.aborted {
+        h.set_deadline(None);
+        return None;
+    }
+    if found && blocked(fit, h, &scratch.path, w / kind.pace as u32) {
+        // Follow the way on the body's anchors; ask every unit holding a
+        // cell of the body on it.
+        let mut cur = plan[j];
+        let mut d = h.distance(fit, cur);
+        let mut buf = [Cell(0); 8];
+        for _ in 0..w / kind.pace as u32 {
+            if d == 0 || d == UNREACHABLE {
+                break;
+            }
+            let n = fit.neighbors(cur, &mut buf);
+            let Some(&next) = buf[..n].iter().find(|&&c| h.distance(fit, c) < d) else {
+                break;
+            };
+            for c in body(grid, next, size) {
+                if world.table.hold(c).is_some_and(|(b, _)| b != a) && !scratch.extra.contains(&c) {
+                    scratch.extra.push(c);
+                }
+            }
+            cur = next;
+            d = h.distance(fit, next);
+        }
+    }
+    let expanded = scratch.footprint.expanded + h.expanded() - before;
+    h.set_deadline(None);
+    Some((found, expanded as u32))
 }
 
 /// Follows the true-distance gradient from `from` for up to `steps` cells and

@@ -1,31 +1,102 @@
 //! The validator, one tick at a time, for runs whose units come and go and
 //! whose map changes: it keeps the last tick's positions and checks each new
 //! tick against them, so a run of any length is checked in memory that does
-//! not grow with ticks. It reads only positions and the map, never the
-//! planner's or the reservation table's state.
+//! not grow with ticks. It reads only what each unit covers and the map,
+//! never the planner's or the reservation table's state.
+//!
+//! A unit covers a rectangle: one cell, a larger body, or, in the middle of
+//! a step that takes several ticks, the box that step sweeps. The rules:
+//! no two rectangles overlap at a tick; no covered cell is a wall, or a
+//! block the unit was not already in; no two units swap (each one's new
+//! rectangle meets the other's old one); one-cell units do not cross on a
+//! diagonal; a larger body stepping diagonally in one tick sweeps the box
+//! around both ends, which holds no other unit at either tick.
 
-use crate::map::{Cell, Grid};
+use crate::map::{Cell, Grid, Rect};
 
 use super::Violation;
 
 /// No unit in this slot at this tick.
-const ABSENT: Cell = Cell(u32::MAX);
+const ABSENT: Rect = Rect {
+    x0: u32::MAX,
+    y0: u32::MAX,
+    x1: u32::MAX,
+    y1: u32::MAX,
+};
+
+/// Who covers which cell at one tick: an open-addressing table of (stamp,
+/// cell, slot) sized for the units, not the map, so its lookups stay in
+/// cache on large maps (a table per cell cost 600 µs a tick for 10,000
+/// units on 512×512, almost all cache misses).
+#[derive(Clone, Debug, Default)]
+struct Owners {
+    slots: Vec<(u32, u32, u32)>,
+    stamp: u32,
+}
+
+impl Owners {
+    fn reset(&mut self, cells: usize, stamp: u32) {
+        // At most half full, so every probe run is short.
+        let n = (2 * cells.max(32)).next_power_of_two();
+        if self.slots.len() < n {
+            self.slots = vec![(0, 0, 0); n];
+        }
+        self.stamp = stamp;
+    }
+
+    fn home(&self, cell: Cell) -> usize {
+        (cell.0.wrapping_mul(0x9E37_79B9) as usize) & (self.slots.len() - 1)
+    }
+
+    fn get(&self, cell: Cell) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell);
+        loop {
+            let (seen, c, slot) = self.slots[i];
+            if seen != self.stamp {
+                return None;
+            }
+            if c == cell.0 {
+                return Some(slot);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, cell: Cell, slot: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell);
+        while self.slots[i].0 == self.stamp {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (self.stamp, cell.0, slot);
+    }
+}
+
+fn meets(a: &Rect, b: &Rect) -> bool {
+    a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1
+}
+
+fn is_cell(r: &Rect) -> bool {
+    r.x0 == r.x1 && r.y0 == r.y1
+}
 
 /// Checks consecutive ticks of a live run. See the module docs.
 #[derive(Clone, Debug, Default)]
 pub struct StepChecker {
-    /// Per unit slot, its cell at the last tick checked and at the tick
-    /// being checked ([`ABSENT`]: not there).
-    prev: Vec<Cell>,
-    cur: Vec<Cell>,
-    /// Who stands where at the tick being checked: an open-addressing
-    /// table of (stamp, cell, slot) sized for the units, not the map, so
-    /// its lookups stay in cache on large maps (a table per cell cost
-    /// 600 µs a tick for 10,000 units on 512×512, almost all cache misses).
-    owner: Vec<(u32, u32, u32)>,
-    /// Slots present at the tick being checked, and their cells (scratch).
+    /// Per unit slot, what it covered at the last tick checked and at the
+    /// tick being checked ([`ABSENT`]: not there).
+    prev: Vec<Rect>,
+    cur: Vec<Rect>,
+    /// Who covered what at the last tick, and at the tick being checked.
+    prev_owners: Owners,
+    owners: Owners,
+    /// Slots present at the tick being checked (scratch).
     present: Vec<u32>,
-    pairs: Vec<(u32, Cell)>,
+    pairs: Vec<(u32, Rect)>,
     checks: u32,
     /// Every violation found so far.
     pub count: u64,
@@ -40,10 +111,7 @@ impl StepChecker {
     /// A checker for `grid`'s cells; the first tick given has no moves to
     /// check.
     pub fn new(_grid: &Grid) -> Self {
-        StepChecker {
-            owner: vec![(0, 0, 0); 64],
-            ..Default::default()
-        }
+        StepChecker::default()
     }
 
     fn report(&mut self, v: Violation) {
@@ -53,141 +121,200 @@ impl StepChecker {
         }
     }
 
-    /// Checks the positions at tick `tick`, `units` as (slot, cell) pairs:
-    /// every cell on the map and open (or inside a block the unit was
-    /// already in), one legal move from the unit's last cell, no two units
-    /// on a cell, no swap, no diagonal crossing. `grid` is the map as it
-    /// stands at this tick, blocks included. A slot absent at the last
-    /// tick has just entered the map: only its cell is checked.
-    pub fn check(&mut self, grid: &Grid, tick: u32, units: impl Iterator<Item = (u32, Cell)>) {
+    /// [`Self::check`] for one-cell units, as (slot, cell) pairs.
+    pub fn check_cells(
+        &mut self,
+        grid: &Grid,
+        tick: u32,
+        units: impl Iterator<Item = (u32, Cell)>,
+    ) {
+        self.check(
+            grid,
+            tick,
+            units.map(|(s, c)| {
+                let (x, y) = if c.index() < grid.cell_count() {
+                    grid.xy(c)
+                } else {
+                    (u32::MAX - 1, u32::MAX - 1)
+                };
+                (
+                    s,
+                    Rect {
+                        x0: x,
+                        y0: y,
+                        x1: x,
+                        y1: y,
+                    },
+                )
+            }),
+        );
+    }
+
+    /// Checks what the units cover at tick `tick`, as (slot, rectangle)
+    /// pairs, against the last tick checked (see the module docs). `grid`
+    /// is the map as it stands at this tick, blocks included. A slot absent
+    /// at the last tick has just entered the map: only its cells are
+    /// checked.
+    pub fn check(&mut self, grid: &Grid, tick: u32, units: impl Iterator<Item = (u32, Rect)>) {
         self.checks += 1;
         let stamp = self.checks;
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
         pairs.extend(units);
-        // At most half full, so every probe run is short.
-        if self.owner.len() < 2 * pairs.len().max(32) {
-            let n = (2 * pairs.len().max(32)).next_power_of_two();
-            self.owner = vec![(0, 0, 0); n];
-        }
+        std::mem::swap(&mut self.prev_owners, &mut self.owners);
+        let area: usize = pairs
+            .iter()
+            .map(|(_, r)| {
+                (r.width() as usize)
+                    .saturating_mul(r.height() as usize)
+                    .min(1 << 16)
+            })
+            .sum();
+        self.owners.reset(area, stamp);
         let t = tick as usize;
         self.cur.iter_mut().for_each(|c| *c = ABSENT);
         let mut present = std::mem::take(&mut self.present);
         present.clear();
-        for &(slot, c) in &pairs {
+        for &(slot, r) in &pairs {
             let s = slot as usize;
             if s >= self.cur.len() {
                 self.cur.resize(s + 1, ABSENT);
                 self.prev.resize(s + 1, ABSENT);
             }
-            if c.index() >= grid.cell_count() {
+            if r.x1 >= grid.width() || r.y1 >= grid.height() || r.x0 > r.x1 || r.y0 > r.y1 {
                 self.report(Violation::OutOfBounds {
                     tick: t,
                     unit: s,
-                    at: (u32::MAX, u32::MAX),
+                    at: (r.x1, r.y1),
                 });
                 continue;
             }
-            if let Some(other) = self.owner_now(c, stamp) {
-                self.report(Violation::SharedCell {
-                    tick: t,
-                    units: (other as usize, s),
-                    at: grid.xy(c),
-                });
-            } else {
-                self.insert_owner(c, slot, stamp);
+            for c in r.cells(grid.width()) {
+                if let Some(other) = self.owners.get(c) {
+                    self.report(Violation::SharedCell {
+                        tick: t,
+                        units: (other as usize, s),
+                        at: grid.xy(c),
+                    });
+                } else {
+                    self.owners.insert(c, slot);
+                }
             }
-            self.cur[s] = c;
+            self.cur[s] = r;
             present.push(slot);
         }
         for &slot in &present {
-            let s = slot as usize;
-            let (from, to) = (self.prev[s], self.cur[s]);
-            let at = grid.xy(to);
-            let was_inside = from != ABSENT && grid.is_blocked(from);
-            if !(grid.is_passable(to) || grid.is_blocked(to) && was_inside) {
-                self.report(Violation::Blocked {
-                    tick: t,
-                    unit: s,
-                    at,
-                });
-            }
-            if from == ABSENT || from == to {
-                continue;
-            }
-            let legal = if !grid.is_passable(to) {
-                true // entering a wall or a block: reported above
-            } else if grid.is_passable(from) {
-                grid.is_move(from, to)
-            } else {
-                let (fx, fy) = grid.xy(from);
-                fx.abs_diff(at.0) + fy.abs_diff(at.1) == 1
-            };
-            if !legal {
-                self.report(Violation::IllegalMove {
-                    tick: t,
-                    unit: s,
-                    from: grid.xy(from),
-                    to: at,
-                });
-            }
-            // A swap: the unit now on `from` stood on `to` before.
-            if let Some(o) = self.owner_now(from, stamp) {
-                if o != slot && self.prev[o as usize] == to && slot < o {
-                    self.report(Violation::Swap {
-                        tick: t.saturating_sub(1),
-                        units: (s, o as usize),
-                    });
-                }
-            }
-            // A crossing: (x,y)→(x+1,y+1) while another goes (x+1,y)→(x,y+1).
-            let (fx, fy) = grid.xy(from);
-            if fx.abs_diff(at.0) == 1 && fy.abs_diff(at.1) == 1 {
-                let (c1, c2) = (grid.cell(at.0, fy), grid.cell(fx, at.1));
-                for (p, q) in [(c1, c2), (c2, c1)] {
-                    if let Some(o) = self.owner_now(q, stamp) {
-                        if o != slot && self.prev[o as usize] == p && slot < o {
-                            self.report(Violation::DiagonalCrossing {
-                                tick: t.saturating_sub(1),
-                                units: (s, o as usize),
-                            });
-                        }
-                    }
-                }
-            }
+            self.check_unit(grid, t, slot);
         }
         std::mem::swap(&mut self.prev, &mut self.cur);
         self.present = present;
         self.pairs = pairs;
     }
 
-    fn home(&self, cell: Cell) -> usize {
-        (cell.0.wrapping_mul(0x9E37_79B9) as usize) & (self.owner.len() - 1)
-    }
-
-    /// The slot standing on `cell` at the tick being checked.
-    fn owner_now(&self, cell: Cell, stamp: u32) -> Option<u32> {
-        let mask = self.owner.len() - 1;
-        let mut i = self.home(cell);
-        loop {
-            let (seen, c, slot) = self.owner[i];
-            if seen != stamp {
-                return None;
-            }
-            if c == cell.0 {
-                return Some(slot);
-            }
-            i = (i + 1) & mask;
+    /// The rules of one unit's move from the last tick to this one.
+    fn check_unit(&mut self, grid: &Grid, t: usize, slot: u32) {
+        let s = slot as usize;
+        let (from, to) = (self.prev[s], self.cur[s]);
+        // A unit a block went up on may cross blocked cells on its way out.
+        let was_inside = from != ABSENT && from.cells(grid.width()).any(|c| grid.is_blocked(c));
+        if let Some(c) = to
+            .cells(grid.width())
+            .find(|&c| !(grid.is_passable(c) || was_inside && grid.is_blocked(c)))
+        {
+            self.report(Violation::Blocked {
+                tick: t,
+                unit: s,
+                at: grid.xy(c),
+            });
+            return;
         }
-    }
-
-    fn insert_owner(&mut self, cell: Cell, slot: u32, stamp: u32) {
-        let mask = self.owner.len() - 1;
-        let mut i = self.home(cell);
-        while self.owner[i].0 == stamp {
-            i = (i + 1) & mask;
+        if from == ABSENT || from == to {
+            return;
         }
-        self.owner[i] = (stamp, cell.0, slot);
+        let (fx, fy, tx, ty) = (from.x0, from.y0, to.x0, to.y0);
+        let legal = if is_cell(&from) && is_cell(&to) {
+            let (a, b) = (grid.cell(fx, fy), grid.cell(tx, ty));
+            if grid.is_passable(a) {
+                grid.is_move(a, b)
+            } else {
+                fx.abs_diff(tx) + fy.abs_diff(ty) == 1
+            }
+        } else {
+            // A body moves, or grows to the box of a step and back: each
+            // edge moves by one cell at most.
+            from.x0.abs_diff(to.x0) <= 1
+                && from.x1.abs_diff(to.x1) <= 1
+                && from.y0.abs_diff(to.y0) <= 1
+                && from.y1.abs_diff(to.y1) <= 1
+        };
+        if !legal {
+            self.report(Violation::IllegalMove {
+                tick: t,
+                unit: s,
+                from: (fx, fy),
+                to: (tx, ty),
+            });
+        }
+        // A swap: a unit that covered part of our new rectangle now covers
+        // part of our old one.
+        let w = grid.width();
+        let mut seen: [u32; 8] = [u32::MAX; 8];
+        let mut n = 0;
+        for c in to.cells(w) {
+            let Some(o) = self.prev_owners.get(c).filter(|&o| o != slot) else {
+                continue;
+            };
+            if seen[..n].contains(&o) {
+                continue;
+            }
+            if n < seen.len() {
+                seen[n] = o;
+                n += 1;
+            }
+            let theirs = self.cur[o as usize];
+            if theirs != ABSENT && meets(&theirs, &from) && slot < o {
+                self.report(Violation::Swap {
+                    tick: t.saturating_sub(1),
+                    units: (s, o as usize),
+                });
+            }
+        }
+        let diagonal = fx.abs_diff(tx) == 1 && fy.abs_diff(ty) == 1;
+        if diagonal && is_cell(&from) && is_cell(&to) {
+            // A crossing: (x,y)→(x+1,y+1) while another goes (x+1,y)→(x,y+1).
+            let (c1, c2) = (grid.cell(tx, fy), grid.cell(fx, ty));
+            for (p, q) in [(c1, c2), (c2, c1)] {
+                if let Some(o) = self.owners.get(q).filter(|&o| o != slot) {
+                    if self.prev_owners.get(p) == Some(o) && slot < o {
+                        self.report(Violation::DiagonalCrossing {
+                            tick: t.saturating_sub(1),
+                            units: (s, o as usize),
+                        });
+                    }
+                }
+            }
+        } else if diagonal && from.width() == to.width() && from.height() == to.height() {
+            // A body stepping diagonally in one tick sweeps the box around
+            // both ends: nobody else in it at either tick.
+            let swept = Rect::new(
+                (fx.min(tx), fy.min(ty)),
+                (from.x1.max(to.x1), from.y1.max(to.y1)),
+            );
+            for c in swept.cells(w) {
+                let other = [self.prev_owners.get(c), self.owners.get(c)]
+                    .into_iter()
+                    .flatten()
+                    .find(|&o| o != slot);
+                if let Some(o) = other {
+                    self.report(Violation::SharedCell {
+                        tick: t,
+                        units: (s, o as usize),
+                        at: grid.xy(c),
+                    });
+                    break;
+                }
+            }
+        }
     }
 }
 
@@ -204,14 +331,14 @@ mod tests {
     fn finds_each_broken_rule() {
         let g = Grid::from_rows(&["....", "....", "...."], Connectivity::Eight);
         let mut c = StepChecker::new(&g);
-        c.check(&g, 0, ids(&[(0, 0, 0), (1, 1, 0)], &g).into_iter());
+        c.check_cells(&g, 0, ids(&[(0, 0, 0), (1, 1, 0)], &g).into_iter());
         assert_eq!(c.count, 0);
-        c.check(&g, 1, ids(&[(0, 1, 0), (1, 0, 0)], &g).into_iter());
+        c.check_cells(&g, 1, ids(&[(0, 1, 0), (1, 0, 0)], &g).into_iter());
         assert_eq!(c.count, 1);
         assert!(matches!(c.first[0], Violation::Swap { .. }));
         let mut c = StepChecker::new(&g);
-        c.check(&g, 0, ids(&[(0, 0, 0), (1, 1, 0)], &g).into_iter());
-        c.check(&g, 1, ids(&[(0, 1, 1), (1, 0, 1)], &g).into_iter());
+        c.check_cells(&g, 0, ids(&[(0, 0, 0), (1, 1, 0)], &g).into_iter());
+        c.check_cells(&g, 1, ids(&[(0, 1, 1), (1, 0, 1)], &g).into_iter());
         assert!(
             c.first
                 .iter()
@@ -220,15 +347,15 @@ mod tests {
             c.first
         );
         let mut c = StepChecker::new(&g);
-        c.check(&g, 0, ids(&[(0, 0, 0), (1, 2, 0)], &g).into_iter());
-        c.check(&g, 1, ids(&[(0, 1, 0), (1, 1, 0)], &g).into_iter());
+        c.check_cells(&g, 0, ids(&[(0, 0, 0), (1, 2, 0)], &g).into_iter());
+        c.check_cells(&g, 1, ids(&[(0, 1, 0), (1, 1, 0)], &g).into_iter());
         assert!(c
             .first
             .iter()
             .any(|v| matches!(v, Violation::SharedCell { .. })));
         let mut c = StepChecker::new(&g);
-        c.check(&g, 0, ids(&[(0, 0, 0)], &g).into_iter());
-        c.check(&g, 1, ids(&[(0, 2, 0)], &g).into_iter());
+        c.check_cells(&g, 0, ids(&[(0, 0, 0)], &g).into_iter());
+        c.check_cells(&g, 1, ids(&[(0, 2, 0)], &g).into_iter());
         assert!(c
             .first
             .iter()
@@ -239,14 +366,14 @@ mod tests {
     fn a_unit_may_leave_a_block_but_never_enter_one() {
         let mut g = Grid::from_rows(&["....", "....", "...."], Connectivity::Four);
         let mut c = StepChecker::new(&g);
-        c.check(&g, 0, ids(&[(0, 1, 1), (1, 3, 1)], &g).into_iter());
+        c.check_cells(&g, 0, ids(&[(0, 1, 1), (1, 3, 1)], &g).into_iter());
         g.block(Rect::new((1, 1), (2, 1)), &mut Vec::new());
         // 0 was inside and stays; 1 steps in from outside.
-        c.check(&g, 1, ids(&[(0, 1, 1), (1, 2, 1)], &g).into_iter());
+        c.check_cells(&g, 1, ids(&[(0, 1, 1), (1, 2, 1)], &g).into_iter());
         assert_eq!(c.count, 1, "{:?}", c.first);
         assert!(matches!(c.first[0], Violation::Blocked { unit: 1, .. }));
         // 0 leaves the block, 1 stays where it is: nothing new.
-        c.check(&g, 2, ids(&[(0, 1, 0), (1, 2, 1)], &g).into_iter());
+        c.check_cells(&g, 2, ids(&[(0, 1, 0), (1, 2, 1)], &g).into_iter());
         assert_eq!(c.count, 1, "{:?}", c.first);
     }
 }

@@ -1,0 +1,68 @@
+//! Random mixed crowds for tests, benchmarks and the command line: bodies
+//! of several kinds placed on a map without overlapping, each with a goal
+//! its body can reach.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::body::{body, fit_grid};
+use crate::agents::{UnitKind, MAX_SIZE};
+use crate::map::{Cell, Grid};
+
+/// Starts and goals for units of `kinds` (in that order) on `grid`: no two
+/// bodies overlap at their starts, nor at their goals, and each goal is
+/// reachable from its start on the anchors the body fits on. Larger bodies
+/// are placed first. `None` if the map is too crowded for them.
+pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Cell, Cell)>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut fits: Vec<Option<Grid>> = vec![None; MAX_SIZE as usize + 1];
+    for k in kinds {
+        let s = k.size as usize;
+        if s > 1 && fits[s].is_none() {
+            fits[s] = Some(fit_grid(grid, s as u32));
+        }
+    }
+    let fit = |size: u8| -> &Grid { fits[size as usize].as_ref().unwrap_or(grid) };
+    let mut order: Vec<usize> = (0..kinds.len()).collect();
+    order.sort_by_key(|&u| std::cmp::Reverse(kinds[u].size));
+    let mut candidates: Vec<Cell> = (0..grid.cell_count() as u32)
+        .map(Cell)
+        .filter(|&c| grid.is_passable(c))
+        .collect();
+    candidates.shuffle(&mut rng);
+    let mut taken_start = vec![false; grid.cell_count()];
+    let mut taken_goal = vec![false; grid.cell_count()];
+    let mut out = vec![(Cell(0), Cell(0)); kinds.len()];
+    // Each unit scans the shuffled cells from a random offset.
+    for &u in &order {
+        let size = kinds[u].size;
+        let f = fit(size);
+        let free = |taken: &[bool], c: Cell| {
+            f.is_passable(c) && body(grid, c, size as u32).all(|b| !taken[b.index()])
+        };
+        let n = candidates.len();
+        let from = rng.gen_range(0..n.max(1));
+        let to = rng.gen_range(0..n.max(1));
+        // A start in a pocket too small for a second body has no goal:
+        // the next free start is tried (a few dozen at most).
+        let (start, goal) = (0..n)
+            .map(|k| candidates[(from + k) % n])
+            .filter(|&c| free(&taken_start, c))
+            .take(64)
+            .find_map(|start| {
+                (0..n)
+                    .map(|k| candidates[(to + k) % n])
+                    .find(|&c| free(&taken_goal, c) && f.reachable(start, c))
+                    .map(|goal| (start, goal))
+            })?;
+        for b in body(grid, start, size as u32) {
+            taken_start[b.index()] = true;
+        }
+        for b in body(grid, goal, size as u32) {
+            taken_goal[b.index()] = true;
+        }
+        out[u] = (start, goal);
+    }
+    Some(out)
+}

@@ -1,0 +1,303 @@
+//! Units of every kind in one simulation (Silver's reservation-table
+//! footprints): large bodies, slow units and curved turns share the map,
+//! the table and the planner with one-cell units. Every run is checked by
+//! the per-tick validator on rectangles: no overlap, no swap, no body in a
+//! wall or a building, no diagonal sweep through another unit.
+
+use std::sync::Arc;
+
+use throng::agents::UnitKind;
+use throng::footprint::mixed_crowd;
+use throng::map::GeneratorSpec;
+use throng::prelude::*;
+
+fn config(threads: usize) -> SimConfig {
+    SimConfig {
+        threads,
+        stuck_after: 200,
+        // Room for a thousand units of any mix (a 3×3 body claims up to 32
+        // cells a tick).
+        max_units: 1_000,
+        footprint_claims: 32_000,
+        ..SimConfig::default()
+    }
+}
+
+/// The army mix of the mixed benchmarks: 60% one cell, 20% 2×2, 10% 3×3,
+/// 10% one cell at three ticks a move.
+fn army(n: usize) -> Vec<UnitKind> {
+    (0..n)
+        .map(|u| match u % 10 {
+            0 | 1 => UnitKind::new(2, 1),
+            2 => UnitKind::new(3, 1),
+            3 => UnitKind::new(1, 3),
+            _ => UnitKind::CELL,
+        })
+        .collect()
+}
+
+/// Spawns `kinds` on `grid` at random and runs until every unit is home or
+/// `ticks` pass; returns the simulation and the units.
+fn run_army(
+    grid: Arc<Grid>,
+    kinds: &[UnitKind],
+    seed: u64,
+    cfg: SimConfig,
+    ticks: u32,
+) -> (Simulation, Vec<UnitId>) {
+    let crowd = mixed_crowd(&grid, kinds, seed).expect("room for the crowd");
+    let mut sim = Simulation::with_map(grid, cfg).unwrap();
+    let units: Vec<UnitId> = kinds
+        .iter()
+        .zip(&crowd)
+        .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
+        .collect();
+    sim.apply_commands();
+    for _ in 0..ticks {
+        sim.step();
+        if units
+            .iter()
+            .all(|&u| sim.state(u) == Ok(UnitState::Arrived))
+        {
+            break;
+        }
+    }
+    (sim, units)
+}
+
+fn home(sim: &Simulation, units: &[UnitId]) -> usize {
+    units
+        .iter()
+        .filter(|&&u| sim.state(u) == Ok(UnitState::Arrived))
+        .count()
+}
+
+#[test]
+fn mixed_armies_cross_maps_without_a_violation() {
+    // Eight cluttered 40×40 maps (10% of cells walls, so 3×3 bodies have
+    // few ways through), 60 units each. No violation ever; most units
+    // home within 400 ticks (bodies meeting head-on in a passage only
+    // their size fits may wait for good: 445 of 480 home when written).
+    let (mut arrived, mut all) = (0, 0);
+    for seed in 1..=8 {
+        let spec: GeneratorSpec = "40x40:0.1".parse().unwrap();
+        let grid = Arc::new(generate_map(spec, Connectivity::Eight, seed));
+        let kinds = army(60);
+        let (sim, units) = run_army(grid, &kinds, seed, config(1), 400);
+        let (count, first) = sim.violations();
+        assert_eq!(count, 0, "seed {seed}: {first:?}");
+        arrived += home(&sim, &units);
+        all += units.len();
+    }
+    assert!(arrived * 100 >= all * 90, "{arrived} of {all} home");
+}
+
+#[test]
+fn slow_and_curving_units_keep_their_pace_and_arrive() {
+    let spec: GeneratorSpec = "24x24:0.05".parse().unwrap();
+    let grid = Arc::new(generate_map(spec, Connectivity::Eight, 9));
+    let kinds: Vec<UnitKind> = (0..16)
+        .map(|u| match u % 4 {
+            0 => UnitKind::new(2, 2).with_curves(),
+            1 => UnitKind::new(1, 4),
+            2 => UnitKind::CELL.with_curves(),
+            _ => UnitKind::CELL,
+        })
+        .collect();
+    let (sim, units) = run_army(grid.clone(), &kinds, 1, config(1), 600);
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    assert_eq!(home(&sim, &units), units.len());
+    // A slow unit's first arrival is no earlier than its pace allows.
+    let crowd = mixed_crowd(&grid, &kinds, 1).unwrap();
+    for (k, &u) in units.iter().enumerate() {
+        let (s, g) = crowd[k];
+        let steps = grid.grid_distance(s, g) as u64;
+        let arrived = sim.world().agents.first_arrival[u.slot() as usize] as u64;
+        assert!(arrived >= steps * kinds[k].pace as u64, "unit {k} too fast");
+    }
+}
+
+#[test]
+fn a_big_body_and_infantry_pass_each_other_in_a_hall() {
+    // A 2×2 tank going right, six soldiers going left, in a hall three
+    // cells high: someone must step into the alcoves.
+    let rows = [
+        "##..##..##..##",
+        "..............",
+        "..............",
+        "..............",
+        "##..##..##..##",
+    ];
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
+    let tank = sim
+        .spawn(UnitSpec::new(c(&sim, 0, 1), c(&sim, 12, 2)).with_kind(UnitKind::new(2, 1)))
+        .unwrap();
+    let soldiers: Vec<UnitId> = (0..6)
+        .map(|k| {
+            let (x, y) = (13 - (k / 3), 1 + k % 3);
+            let (gx, gy) = (k / 3, 1 + k % 3);
+            sim.spawn(UnitSpec::new(c(&sim, x, y), c(&sim, gx, gy)))
+                .unwrap()
+        })
+        .collect();
+    sim.apply_commands();
+    for _ in 0..200 {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    assert_eq!(sim.state(tank), Ok(UnitState::Arrived));
+    assert_eq!(home(&sim, &soldiers), soldiers.len());
+}
+
+#[test]
+fn a_building_on_a_big_body_evicts_it() {
+    let row = ".".repeat(16);
+    let rows: Vec<&str> = (0..16).map(|_| row.as_str()).collect();
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Eight));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let at = sim.cell(6, 6).unwrap();
+    let tank = sim
+        .spawn(UnitSpec::new(at, at).with_kind(UnitKind::new(3, 2)))
+        .unwrap();
+    let others: Vec<UnitId> = (0..8)
+        .map(|k| {
+            let a = sim.cell(k, 0).unwrap();
+            let b = sim.cell(15 - k, 15).unwrap();
+            sim.spawn(UnitSpec::new(a, b)).unwrap()
+        })
+        .collect();
+    sim.apply_commands();
+    sim.step();
+    sim.block(Rect::new((5, 5), (8, 8))).unwrap();
+    for _ in 0..120 {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    let r = sim.rect(tank).unwrap();
+    let outside = r.x1 < 5 || r.x0 > 8 || r.y1 < 5 || r.y0 > 8;
+    assert!(outside, "the tank left the building: {r:?}");
+    assert_eq!(home(&sim, &others), others.len());
+    sim.unblock(Rect::new((5, 5), (8, 8))).unwrap();
+    for _ in 0..60 {
+        sim.step();
+    }
+    assert_eq!(sim.state(tank), Ok(UnitState::Arrived), "back home");
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+}
+
+#[test]
+fn mixed_runs_are_the_same_on_any_thread_count_under_a_node_budget() {
+    let spec: GeneratorSpec = "48x48:0.1".parse().unwrap();
+    let grid = Arc::new(generate_map(spec, Connectivity::Eight, 4));
+    let kinds = army(120);
+    let trace = |threads: usize| {
+        let cfg = SimConfig {
+            budget: Budget {
+                wall_us: None,
+                nodes: Some(20_000),
+            },
+            ..config(threads)
+        };
+        let crowd = mixed_crowd(&grid, &kinds, 2).unwrap();
+        let mut sim = Simulation::with_map(grid.clone(), cfg).unwrap();
+        let units: Vec<UnitId> = kinds
+            .iter()
+            .zip(&crowd)
+            .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
+            .collect();
+        sim.apply_commands();
+        let mut out = Vec::new();
+        for _ in 0..120 {
+            sim.step();
+            out.extend(units.iter().map(|&u| sim.rect(u).unwrap()));
+        }
+        assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+        out
+    };
+    let one = trace(1);
+    assert_eq!(one, trace(2));
+    assert_eq!(one, trace(4));
+}
+
+mod common;
+
+use proptest::prelude::*;
+
+fn kind_strategy() -> impl Strategy<Value = UnitKind> {
+    (1u8..=3, 1u8..=3, any::<bool>(), any::<bool>()).prop_map(|(size, pace, four, curves)| {
+        let mut k = UnitKind::new(size, pace);
+        if four {
+            k = k.four_way();
+        }
+        if curves {
+            k = k.with_curves();
+        }
+        k
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Any mix of kinds on any generated map, 4- or 8-connected: never a
+    /// violation of the rectangle rules.
+    #[test]
+    fn any_mix_of_kinds_plays_clean(
+        kinds in proptest::collection::vec(kind_strategy(), 4..40),
+        map_seed in 0u64..1000,
+        crowd_seed in 0u64..1000,
+        eight in any::<bool>(),
+        density in 0.0f64..0.15,
+    ) {
+        let spec = GeneratorSpec { width: 28, height: 28, density };
+        let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let grid = Arc::new(generate_map(spec, conn, map_seed));
+        prop_assume!(mixed_crowd(&grid, &kinds, crowd_seed).is_some());
+        let (sim, _) = run_army(grid, &kinds, crowd_seed, config(1), 150);
+        let (count, first) = sim.violations();
+        prop_assert_eq!(count, 0, "{:?}", first);
+    }
+}
+
+/// A mixed army on a benchmark map of the MovingAI set.
+fn benchmark_army(map: &str, n: usize, seed: u64) -> (usize, usize, u32) {
+    let grid = Arc::new(read_map(&common::small_maps().join(map), Connectivity::Eight).unwrap());
+    let kinds = army(n);
+    let (sim, units) = run_army(grid, &kinds, seed, config(2), 1000);
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    (home(&sim, &units), units.len(), sim.ticks())
+}
+
+#[test]
+fn a_mixed_army_on_a_small_benchmark_map_plays_clean() {
+    let (home, all, _) = benchmark_army("random-64-64-20.map", 120, 1);
+    assert!(home * 100 >= all * 85, "{home} of {all} home");
+}
+
+/// den520d with 1,000 mixed units (the full benchmark set):
+/// `THRONG_BENCHMARK_MAPS=... cargo test --release --test unit_kinds -- --ignored`.
+#[test]
+#[ignore]
+fn a_thousand_mixed_units_on_den520d() {
+    let path = common::benchmark_maps().join("den520d.map");
+    let grid = Arc::new(read_map(&path, Connectivity::Eight).unwrap());
+    for (label, kinds) in [
+        ("1x1 only", vec![UnitKind::CELL; 1000]),
+        ("mixed", army(1000)),
+    ] {
+        let t0 = std::time::Instant::now();
+        let (sim, units) = run_army(grid.clone(), &kinds, 1, config(2), 3000);
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+        let stats = sim.tick_stats();
+        eprintln!(
+            "den520d {label}: {} of {} home after {} ticks, run {ms:.0} ms, planning {:.0} ms",
+            home(&sim, &units),
+            units.len(),
+            sim.ticks(),
+            stats.total_ms(),
+        );
+    }
+}
