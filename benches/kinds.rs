@@ -5,9 +5,13 @@
 //! `profiles/mixed-2k.toml` (60% one cell, 20% 2×2, 10% 3×3, 10% one cell at
 //! three ticks a move), and the fast path again with a single 2×2 unit
 //! added, which must cost nothing measurable. Prints the ratios to the
-//! one-cell crowd. Asserts no violation.
+//! one-cell crowd. Asserts no violation. `kinds/instance` is the one-cell
+//! crowd as a fixed instance, code that also runs on the engine before unit
+//! kinds, for a comparison across versions:
 //!
-//!   cargo bench --bench kinds
+//!   cargo bench --bench kinds                      # this version
+//!   cargo bench --bench kinds -- instance --save-baseline before   # (on the older checkout)
+//!   cargo bench --bench kinds -- instance --baseline before
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +20,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use throng::agents::UnitKind;
 use throng::engine::{SimConfig, Simulation, UnitSpec};
 use throng::footprint::mixed_crowd;
-use throng::map::{generate_map, Connectivity, Grid};
+use throng::map::{generate_map, random_instance, Connectivity, Grid};
 
 const UNITS: usize = 2_000;
 const TICKS: u32 = 100;
@@ -50,6 +54,18 @@ fn fresh(grid: &Arc<Grid>, kinds: &[UnitKind]) -> Simulation {
     sim
 }
 
+/// The one-cell crowd as a fixed instance (the fast path as every game of
+/// one-cell units uses it; the same code measures the engine before kinds).
+fn fresh_cells(grid: &Arc<Grid>) -> Simulation {
+    let cfg = SimConfig {
+        threads: 2,
+        max_ticks: TICKS,
+        ..SimConfig::default()
+    };
+    let inst = random_instance(grid.clone(), UNITS, 7).expect("room for the crowd");
+    Simulation::new(&inst, cfg).expect("valid settings")
+}
+
 fn run(mut sim: Simulation) -> Simulation {
     for _ in 0..TICKS {
         sim.step();
@@ -70,6 +86,9 @@ fn bench(c: &mut Criterion) {
     let mixed = army(UNITS);
     let mut g = c.benchmark_group("kinds");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function("instance", |b| {
+        b.iter_batched(|| fresh_cells(&grid), run, BatchSize::PerIteration)
+    });
     for (name, kinds) in [
         ("cells", &cells),
         ("cells+1 tank", &one_tank),
