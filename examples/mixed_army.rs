@@ -16,6 +16,9 @@ use throng::prelude::*;
 const W: u32 = 40;
 const H: u32 = 20;
 
+/// A unit of the army: its kind, where it enters and where it goes.
+type Order = (UnitKind, (u32, u32), (u32, u32));
+
 fn field() -> Grid {
     let rows: Vec<String> = (0..H)
         .map(|y| {
@@ -51,7 +54,7 @@ fn main() {
     };
     let mut sim = Simulation::with_map(grid.clone(), config).expect("valid settings");
     // (kind, start, goal): the west side goes east and the east side west.
-    let mut army: Vec<(UnitKind, (u32, u32), (u32, u32))> = vec![
+    let mut army: Vec<Order> = vec![
         (UnitKind::new(2, 1), (2, 2), (34, 14)),
         (UnitKind::new(2, 1), (2, 14), (34, 2)),
         (UnitKind::new(3, 2), (6, 8), (31, 8)),
