@@ -170,8 +170,9 @@ pub fn events(data: &[u8]) -> bool {
                     assert!(!unit.is_empty() && unit.chars().count() <= 64, "{unit:?}");
                     assert!(!unit.contains(char::is_whitespace) && !unit.contains('#'));
                 }
-                if let Action::Spawn { priority, .. } = e.action {
+                if let Action::Spawn { priority, kind, .. } = e.action {
                     assert!(priority <= 15);
+                    assert!(kind.is_valid(), "{kind:?}");
                 }
             }
             let written = write_events(&events);
@@ -209,10 +210,25 @@ fn write_events(events: &[ScriptedEvent]) -> String {
                 at,
                 goal,
                 priority,
-            } => format!(
-                "{t} spawn {unit} {} {} {} {} priority {priority}",
-                at.0, at.1, goal.0, goal.1
-            ),
+                kind,
+            } => {
+                // The options in a varying order, as the format allows.
+                let mut options = [
+                    format!("priority {priority}"),
+                    format!("size {}", kind.size),
+                    format!("pace {}", kind.pace),
+                ];
+                options.rotate_left(e.line % 3);
+                let curves = if kind.curves == 1 { " curves" } else { "" };
+                format!(
+                    "{t} spawn {unit} {} {} {} {} {}{curves}",
+                    at.0,
+                    at.1,
+                    goal.0,
+                    goal.1,
+                    options.join(" ")
+                )
+            }
             Action::Despawn { unit } => format!("{t} despawn {unit}"),
             Action::Goal { unit, goal } => format!("{t} goal {unit} {} {}", goal.0, goal.1),
             Action::PushGoal { unit, goal } => {
@@ -233,27 +249,43 @@ fn write_events(events: &[ScriptedEvent]) -> String {
 }
 
 /// The line of the first event that breaks the rules `check_events`
-/// enforces, worked out on its own: cells on the map and not walls,
-/// rectangle corners on the map, units named only while alive (labels
-/// `0`..`initial` alive from the start), no spawn of a living label.
+/// enforces, worked out on its own: bodies (a unit's square, one cell
+/// unless its spawn gave a size) on the map and on no wall at spawn cells
+/// and goals, rectangle corners on the map, units named only while alive
+/// (labels `0`..`initial`, one cell each, alive from the start), no spawn
+/// of a living label.
 fn events_rule_broken(events: &[ScriptedEvent], grid: &Grid, initial: usize) -> Option<usize> {
-    let mut alive: std::collections::HashSet<String> =
-        (0..initial).map(|i| i.to_string()).collect();
+    let mut alive: std::collections::HashMap<String, u32> =
+        (0..initial).map(|i| (i.to_string(), 1)).collect();
     let on_map = |(x, y): (u32, u32)| x < grid.width() && y < grid.height();
-    let open = |xy: (u32, u32)| on_map(xy) && grid.is_passable(grid.cell(xy.0, xy.1));
+    let open = |(x, y): (u32, u32), size: u32| {
+        (0..size).all(|dy| {
+            (0..size).all(|dx| {
+                let c = (x.saturating_add(dx), y.saturating_add(dy));
+                on_map(c) && grid.is_passable(grid.cell(c.0, c.1))
+            })
+        })
+    };
     for e in events {
         let ok = match &e.action {
-            Action::Spawn { unit, at, goal, .. } => {
-                open(*at) && open(*goal) && alive.insert(unit.clone())
+            Action::Spawn {
+                unit,
+                at,
+                goal,
+                kind,
+                ..
+            } => {
+                let size = kind.size as u32;
+                open(*at, size) && open(*goal, size) && alive.insert(unit.clone(), size).is_none()
             }
             Action::Block { from, to } | Action::Unblock { from, to } => {
                 on_map(*from) && on_map(*to)
             }
             Action::Goal { unit, goal } | Action::PushGoal { unit, goal } => {
-                alive.contains(unit) && open(*goal)
+                alive.get(unit).is_some_and(|&size| open(*goal, size))
             }
-            Action::Stop { unit } => alive.contains(unit),
-            Action::Despawn { unit } => alive.remove(unit),
+            Action::Stop { unit } => alive.contains_key(unit),
+            Action::Despawn { unit } => alive.remove(unit).is_some(),
         };
         if !ok {
             return Some(e.line);

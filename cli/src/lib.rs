@@ -6,10 +6,10 @@ pub mod experiment_bnaya;
 pub mod experiment_lifelong;
 pub mod experiment_silver;
 pub mod experiment_standley;
-pub mod footprints;
 pub mod fuzz;
 pub mod limits;
 pub mod live;
+pub mod mixed;
 pub mod path;
 pub mod report;
 pub mod run;
@@ -38,8 +38,6 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Plan one unit's realistic path (Pinter 2001): smoothing, turning radius, Directional A*.
     Path(path::PathArgs),
-    /// Units of mixed sizes and paces (Silver's footprints): exit 1 on any violation.
-    Footprints(footprints::FootprintArgs),
     /// Run the benchmark set and write docs/benchmarks.md.
     Report(report::ReportArgs),
     /// Re-run a seed paper's experiment.
@@ -71,7 +69,6 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Path(args) => path::run(&args)
             .map(|_| 0)
             .map_err(|e| CliError::Other(e.to_string())),
-        Command::Footprints(args) => footprints::run(&args).map(|ok| if ok { 0 } else { 1 }),
         Command::Experiment(Experiment::Silver(args)) => experiment_silver::run(&args).map(|_| 0),
         Command::Experiment(Experiment::Standley(args)) => {
             experiment_standley::run_with_baseline(&args, Some(&run_optimal::hca_seed_cost))

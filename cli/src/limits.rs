@@ -11,12 +11,11 @@
 use std::ops::RangeInclusive;
 
 use throng::engine::SimConfig;
-use throng::map::{GeneratorSpec, Instance};
+use throng::map::{GeneratorSpec, Grid, Instance};
 use throng::planner::PlannerKind;
 use throng::reservation::ReservationTable;
 
 use super::error::CliError;
-use super::footprints::FootprintArgs;
 use super::run::{parse_connectivity, RunArgs};
 
 /// WHCA* and CO-WHCA* windows, in ticks. A window is how far ahead a unit
@@ -45,8 +44,14 @@ pub const MAX_TICKS: RangeInclusive<u32> = 0..=10_000_000;
 /// an event script or a generated load.
 pub const AGENTS: RangeInclusive<usize> = 0..=1_000_000;
 
-/// Units of `throng footprints` (a fixed crowd: at least one).
-pub const FOOTPRINT_UNITS: RangeInclusive<usize> = 1..=1_000_000;
+/// Share of the units of one kind in a mixed crowd (`--large`, `--huge`,
+/// `--slow`); together they are at most the whole crowd, the rest being
+/// one-cell units.
+pub const FRACTION: RangeInclusive<f64> = 0.0..=1.0;
+
+/// Ticks a cell of the `--slow` units: the engine's range of paces (a
+/// slower unit's step outlasts most windows).
+pub const PACE: RangeInclusive<u32> = 1..=throng::agents::MAX_PACE as u32;
 
 /// Wall-clock planning budget per tick, microseconds: up to one minute. (The
 /// budget is turned into a deadline; a huge one would overflow the clock.)
@@ -99,6 +104,7 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
     if let Some(n) = args.connectivity {
         parse_connectivity(n)?;
     }
+    check_crowd(args)?;
     if let Some(text) = &args.generate {
         // The spec's own error gives the value and the allowed sizes
         // (at most `MAX_GENERATED_CELLS` cells) and densities.
@@ -118,16 +124,52 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Checks the settings of `throng footprints` against the same ranges:
-/// window, turn limit, units and generated map size.
-pub fn check_footprints(args: &FootprintArgs) -> Result<(), CliError> {
-    in_range("window", Some(args.window), &WINDOW)?;
-    in_range("max-ticks", Some(args.max_ticks), &MAX_TICKS)?;
-    in_range("units", Some(args.units), &FOOTPRINT_UNITS)?;
-    if args.map.is_none() {
-        args.generate
-            .parse::<GeneratorSpec>()
-            .map_err(|e| CliError::Usage(format!("--generate: {e}")))?;
+/// Checks the mixed crowd's settings: each share in 0..=1 and all of them
+/// together at most 1, the pace in range, and `--pace` and `--curves` only
+/// beside a share they apply to.
+fn check_crowd(args: &RunArgs) -> Result<(), CliError> {
+    let shares = [
+        ("large", args.large),
+        ("huge", args.huge),
+        ("slow", args.slow),
+    ];
+    for (flag, share) in shares {
+        if share.is_some_and(|f| !FRACTION.contains(&f)) {
+            return Err(CliError::Usage(format!(
+                "--{flag} {} is out of range: expected 0..=1, a share of the units",
+                share.unwrap_or_default()
+            )));
+        }
+    }
+    let given: Vec<(&str, f64)> = shares
+        .iter()
+        .filter_map(|&(flag, share)| share.map(|f| (flag, f)))
+        .collect();
+    let sum: f64 = given.iter().map(|&(_, f)| f).sum();
+    // A little slack for shares written as decimals (0.7 + 0.2 + 0.1).
+    if sum > 1.0 + 1e-9 {
+        let terms: Vec<String> = given
+            .iter()
+            .map(|(flag, f)| format!("--{flag} {f}"))
+            .collect();
+        return Err(CliError::Usage(format!(
+            "{} add up to {sum}: the shares of the units with a kind must add up to at most 1",
+            terms.join(" + ")
+        )));
+    }
+    in_range("pace", args.pace, &PACE)?;
+    if given.is_empty() {
+        if args.pace.is_some() {
+            return Err(CliError::Usage(
+                "--pace is the pace of the --slow units: give --slow too".into(),
+            ));
+        }
+        if args.curves == Some(true) {
+            return Err(CliError::Usage(
+                "--curves turns on curves for the --large, --huge and --slow units: give one of them too"
+                    .into(),
+            ));
+        }
     }
     Ok(())
 }
@@ -139,11 +181,22 @@ pub fn check_footprints(args: &FootprintArgs) -> Result<(), CliError> {
 /// and, for WHCA*, each
 /// worker's search scratch. Saturating: never wraps.
 pub fn estimated_bytes(config: &SimConfig, instance: &Instance) -> u64 {
-    let grid = &instance.grid;
-    let units = instance.len() as u64;
+    estimated_bytes_for(config, &instance.grid, instance.len(), instance.len() * 2)
+}
+
+/// [`estimated_bytes`] for `units` units on `grid` whose reservations take
+/// up to `claims_per_tick` table slots a tick (two per one-cell unit, more
+/// for larger or slower ones: see [`throng::engine::claims_of`]).
+pub fn estimated_bytes_for(
+    config: &SimConfig,
+    grid: &Grid,
+    units: usize,
+    claims_per_tick: usize,
+) -> u64 {
+    let units = units as u64;
     let horizon = config.planner.horizon(config.max_ticks);
     let cells = u32::try_from(grid.cell_count()).unwrap_or(u32::MAX);
-    let table = ReservationTable::memory_for(cells, grid.width(), horizon, instance.len() * 2);
+    let table = ReservationTable::memory_for(cells, grid.width(), horizon, claims_per_tick);
     let cell = std::mem::size_of::<throng::map::Cell>() as u64;
     let plans = units.saturating_mul(horizon as u64).saturating_mul(cell);
     // Kept only for a plan file (`--out`).
@@ -175,7 +228,18 @@ pub fn estimated_bytes(config: &SimConfig, instance: &Instance) -> u64 {
 /// Checks the run's memory estimate ([`estimated_bytes`]) against
 /// [`MEMORY_BUDGET`]; the error says which settings drive it.
 pub fn check_memory(config: &SimConfig, instance: &Instance) -> Result<(), CliError> {
-    let bytes = estimated_bytes(config, instance);
+    check_memory_for(config, &instance.grid, instance.len(), instance.len() * 2)
+}
+
+/// [`check_memory`] for `units` units taking up to `claims_per_tick`
+/// table slots a tick (see [`estimated_bytes_for`]).
+pub fn check_memory_for(
+    config: &SimConfig,
+    grid: &Grid,
+    units: usize,
+    claims_per_tick: usize,
+) -> Result<(), CliError> {
+    let bytes = estimated_bytes_for(config, grid, units, claims_per_tick);
     if bytes <= MEMORY_BUDGET {
         return Ok(());
     }
@@ -184,9 +248,9 @@ pub fn check_memory(config: &SimConfig, instance: &Instance) -> Result<(), CliEr
         "{} with {} units on a {}x{} map for --max-ticks {} would need about {:.1} GiB \
          (at most {:.0} GiB): lower --max-ticks, --agents, --window or --threads",
         config.planner.label(),
-        instance.len(),
-        instance.grid.width(),
-        instance.grid.height(),
+        units,
+        grid.width(),
+        grid.height(),
         config.max_ticks,
         gib(bytes),
         gib(MEMORY_BUDGET),
@@ -250,6 +314,29 @@ mod tests {
             ),
         ];
         for (a, needle) in cases {
+            let e = check(&a).unwrap_err().to_string();
+            assert!(e.contains(needle), "expected `{needle}` in `{e}`");
+        }
+    }
+
+    #[test]
+    fn crowd_shares_are_each_a_fraction_and_together_at_most_one() {
+        let crowd = |large, huge, slow| RunArgs {
+            large,
+            huge,
+            slow,
+            ..args()
+        };
+        check(&crowd(Some(0.7), Some(0.2), Some(0.1))).unwrap();
+        check(&crowd(Some(1.0), None, Some(0.0))).unwrap();
+        for (a, needle) in [
+            (crowd(Some(1.01), None, None), "--large 1.01 is out of range: expected 0..=1"),
+            (crowd(None, Some(f64::INFINITY), None), "--huge inf is out of range"),
+            (
+                crowd(Some(0.5), None, Some(0.6)),
+                "--large 0.5 + --slow 0.6 add up to 1.1: the shares of the units with a kind must add up to at most 1",
+            ),
+        ] {
             let e = check(&a).unwrap_err().to_string();
             assert!(e.contains(needle), "expected `{needle}` in `{e}`");
         }

@@ -1,17 +1,18 @@
 //! `throng run --events`: feeds an event script to the live simulation tick
-//! by tick, and streams what happened: the trace of every unit's cell and
-//! each tick's times.
+//! by tick, and streams what happened: the trace of the cells every unit
+//! holds and each tick's times.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use throng::agents::AgentId;
+use throng::agents::{AgentId, UnitId};
 use throng::engine::ScriptPlayer;
 use throng::engine::{EventKind, Simulation};
 use throng::io::{Action, ScriptedEvent};
 
 use super::error::CliError;
+use super::mixed::Crowd;
 use super::run::RunArgs;
 
 /// A CSV file written row by row.
@@ -161,6 +162,10 @@ pub struct Driver {
     /// work), MiB.
     memory_end: f64,
     live: bool,
+    /// Per slot, the goal of the mixed crowd's unit there, while it lives.
+    watched: Vec<Option<throng::map::Cell>>,
+    /// Per slot, the tick that unit first stood on that goal.
+    arrived: Vec<Option<u32>>,
 }
 
 impl Driver {
@@ -168,7 +173,7 @@ impl Driver {
     /// labelled by their row.
     pub fn new(args: &RunArgs, events: Vec<ScriptedEvent>) -> Result<Self, CliError> {
         let trace = match &args.trace {
-            Some(p) => Some(Csv::create(p, "tick,unit,x,y")?),
+            Some(p) => Some(Csv::create(p, "tick,unit,x,y,w,h")?),
             None => None,
         };
         let tick_times = match &args.tick_times {
@@ -191,7 +196,31 @@ impl Driver {
             memory_end: 0.0,
             tick_us: args.tick_chart.as_ref().map(|_| Vec::new()),
             live: false,
+            watched: Vec::new(),
+            arrived: Vec::new(),
         })
+    }
+
+    /// Records when each unit of `crowd` (spawned as `ids`) first stands on
+    /// its goal: at tick 0 if it starts there, else at its first arrival
+    /// there (a despawn ends the watch).
+    pub fn watch_arrivals(&mut self, ids: &[UnitId], crowd: &Crowd) {
+        for (&id, u) in ids.iter().zip(&crowd.units) {
+            let s = id.slot() as usize;
+            if s >= self.watched.len() {
+                self.watched.resize(s + 1, None);
+                self.arrived.resize(s + 1, None);
+            }
+            self.watched[s] = Some(u.goal);
+            self.arrived[s] = (u.start == u.goal).then_some(0);
+        }
+    }
+
+    /// The first arrival ticks of the watched units `ids`.
+    pub fn arrivals(&self, ids: &[UnitId]) -> Vec<Option<u32>> {
+        ids.iter()
+            .map(|id| self.arrived.get(id.slot() as usize).copied().flatten())
+            .collect()
     }
 
     /// Applies the tick-0 events so that their units stand on the map at
@@ -219,6 +248,11 @@ impl Driver {
         let tick = sim.ticks();
         for e in sim.drain_events() {
             let s = e.unit.slot() as usize;
+            if let (EventKind::Arrived(cell), Some(Some(goal))) = (e.kind, self.watched.get(s)) {
+                if *goal == cell && self.arrived[s].is_none() {
+                    self.arrived[s] = Some(tick);
+                }
+            }
             if let (EventKind::Arrived(cell), Some(Some(o))) = (e.kind, self.open.get(s)) {
                 if o.goal == cell {
                     self.orders.arrived += 1;
@@ -331,7 +365,7 @@ impl Driver {
         let Some(player) = &mut self.player else {
             return Ok(());
         };
-        let (open, orders) = (&mut self.open, &mut self.orders);
+        let (open, orders, watched) = (&mut self.open, &mut self.orders, &mut self.watched);
         let next_tick = sim.ticks() + 1;
         player
             .apply_due(sim, tick, |e, unit, sim| {
@@ -341,6 +375,9 @@ impl Driver {
                 let s = id.slot() as usize;
                 if s >= open.len() {
                     open.resize(s + 1, None);
+                }
+                if let (Action::Despawn { .. }, Some(w)) = (&e.action, watched.get_mut(s)) {
+                    *w = None;
                 }
                 match &e.action {
                     Action::Goal { goal, .. } => {
@@ -371,21 +408,27 @@ impl Driver {
             })
     }
 
+    /// Writes the current tick's rows: per unit on the map, the rectangle
+    /// it holds (top-left cell, width, height).
     fn write_trace(&mut self, sim: &Simulation) -> Result<(), CliError> {
         let Some(csv) = &mut self.trace else {
             return Ok(());
         };
         let tick = sim.ticks();
         let agents = &sim.world().agents;
-        let grid = sim.grid();
         for id in sim.units() {
-            let a = AgentId(id.slot());
-            if !agents.on_map(a) {
+            if !agents.on_map(AgentId(id.slot())) {
                 continue;
             }
-            let (x, y) = grid.xy(agents.position[a.index()]);
+            let r = sim.rect(id)?;
             let label = self.player.as_ref().map_or("", |p| p.label(id.slot()));
-            csv.line(format_args!("{tick},{label},{x},{y}"))?;
+            csv.line(format_args!(
+                "{tick},{label},{},{},{},{}",
+                r.x0,
+                r.y0,
+                r.x1 - r.x0 + 1,
+                r.y1 - r.y0 + 1
+            ))?;
         }
         Ok(())
     }

@@ -2,6 +2,10 @@
 //! Settings come from the command line, then a `--profile` TOML file, then
 //! the defaults (the seed's scenario: a generated 32×32 map with 20%
 //! obstacles, 100 units, WHCA*(16)).
+//!
+//! With `--large`, `--huge` or `--slow` the units are a mixed crowd of unit
+//! kinds (bodies of 2×2 and 3×3 cells, slow one-cell units; see
+//! [`super::mixed`]), and the summary adds how each kind fared.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -12,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
 use throng::engine::{Budget, History, RunSummary, SimConfig, Simulation};
-use throng::io::{check_events, read_events};
+use throng::io::{check_events_sized, read_events, Action};
 use throng::map::{
     generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
     Instance,
@@ -21,6 +25,7 @@ use throng::planner::odid::OptimalAlgorithm;
 use throng::planner::PlannerKind;
 
 use super::error::{write_file, CliError};
+use super::mixed::{place_crowd, spawn_crowd, Crowd, CrowdSpec, MixedReport};
 
 /// Options of `throng run`; every one may also be set in a profile file
 /// (same names, snake_case). Flags given on the command line win.
@@ -87,13 +92,15 @@ pub struct RunArgs {
     #[arg(long)]
     pub save_map: Option<PathBuf>,
     /// Event script: spawns, despawns, orders and buildings while the run
-    /// goes on (one per line: `TICK spawn UNIT X Y GX GY [priority P]`,
+    /// goes on (one per line: `TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [priority P]`,
     /// `TICK despawn UNIT`, `TICK goal|push_goal UNIT GX GY`, `TICK stop UNIT`,
     /// `TICK block|unblock X0 Y0 X1 Y1`). Implies `--budgeted-start`.
     #[arg(long)]
     pub events: Option<PathBuf>,
-    /// Write every unit's cell at the end of each tick here, as CSV
-    /// `tick,unit,x,y` (unit: the event file's label; scenario units 0, 1, ...).
+    /// Write the cells every unit holds at the end of each tick here, as CSV
+    /// `tick,unit,x,y,w,h`: the rectangle's top-left cell, width and height
+    /// (its body; mid-way through a step of several ticks, the box the step
+    /// sweeps). Unit: the event file's label; starting units 0, 1, ...
     #[arg(long)]
     pub trace: Option<PathBuf>,
     /// Write one CSV row per tick here: tick, step and planning time (µs),
@@ -137,6 +144,23 @@ pub struct RunArgs {
     /// Generated load: no new orders in the last N ticks [default: a tenth of --max-ticks].
     #[arg(long)]
     pub quiet_ticks: Option<u32>,
+    /// Mixed crowd: the share of the units (0 to 1) that are 2×2 bodies.
+    /// Any of --large, --huge, --slow places a crowd of unit kinds (WHCA* only).
+    #[arg(long, allow_negative_numbers = true)]
+    pub large: Option<f64>,
+    /// Mixed crowd: the share of the units that are 3×3 bodies.
+    #[arg(long, allow_negative_numbers = true)]
+    pub huge: Option<f64>,
+    /// Mixed crowd: the share of the units that are one cell taking --pace ticks a cell.
+    #[arg(long, allow_negative_numbers = true)]
+    pub slow: Option<f64>,
+    /// Mixed crowd: ticks a cell of the --slow units, 1 to 8 [default: 3].
+    #[arg(long)]
+    pub pace: Option<u32>,
+    /// Mixed crowd: every unit with a footprint (--large, --huge, --slow) also
+    /// turns on curves (on an 8-connected map).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub curves: Option<bool>,
     /// Print nothing but errors.
     #[arg(long)]
     #[serde(skip)]
@@ -212,7 +236,12 @@ impl RunArgs {
             max_buildings,
             churn_every,
             churn,
-            quiet_ticks
+            quiet_ticks,
+            large,
+            huge,
+            slow,
+            pace,
+            curves
         ))
     }
 }
@@ -234,6 +263,47 @@ pub fn parse_profile(text: &str, path: &Path) -> Result<RunArgs, CliError> {
 pub fn parse_connectivity(n: u32) -> Result<Connectivity, CliError> {
     Connectivity::from_number(n)
         .ok_or_else(|| CliError::Usage(format!("--connectivity must be 4 or 8, not {n}")))
+}
+
+/// Loads or generates the map the (profile-merged) arguments describe, as an
+/// instance with no units (a mixed crowd is placed on it and spawned).
+pub fn load_map_only(args: &RunArgs) -> Result<Instance, CliError> {
+    let conn = parse_connectivity(args.connectivity.unwrap_or(4))?;
+    let cutting = args.corner_cutting.unwrap_or(false);
+    let seed = args.seed.unwrap_or(1);
+    let (grid, map_name) = match (&args.map, &args.scen, &args.generate) {
+        (Some(map), None, None) => {
+            let grid = read_map(map, conn)?.with_corner_cutting(cutting);
+            let name = map
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            (grid, name)
+        }
+        (None, None, generate) => {
+            let spec: GeneratorSpec = generate.as_deref().unwrap_or("32x32:0.2").parse()?;
+            let grid = generate_map(spec, conn, seed).with_corner_cutting(cutting);
+            (
+                grid,
+                format!("generated-{}x{}-{}", spec.width, spec.height, seed),
+            )
+        }
+        (_, Some(_), _) => {
+            return Err(CliError::Usage(
+                "--large, --huge and --slow place their own crowd: drop --scen".into(),
+            ))
+        }
+        (Some(_), None, Some(_)) => {
+            return Err(CliError::Usage(
+                "--generate cannot be combined with --map/--scen".into(),
+            ))
+        }
+    };
+    Ok(Instance {
+        grid: Arc::new(grid),
+        starts: Vec::new(),
+        goals: Vec::new(),
+        map_name,
+    })
 }
 
 /// Loads or generates the instance the (profile-merged) arguments describe.
@@ -307,6 +377,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
             History::Off
         },
         check_moves: true,
+        footprint_claims: SimConfig::default().footprint_claims,
     })
 }
 
@@ -314,6 +385,10 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
 pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let mut args = args.with_profile()?;
     super::limits::check(&args)?;
+    let crowd_spec = CrowdSpec::from_args(&args);
+    if crowd_spec.is_some() {
+        check_mixed(&args)?;
+    }
     if let Some(algorithm) = args
         .planner
         .as_deref()
@@ -329,9 +404,28 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         }
         return super::run_optimal::run_optimal(&args, algorithm, &instance);
     }
-    let config = sim_config(&args)?;
-    let instance = load_instance(&args)?;
-    super::limits::check_memory(&config, &instance)?;
+    let mut config = sim_config(&args)?;
+    let (instance, crowd) = match &crowd_spec {
+        Some(spec) => {
+            let map = load_map_only(&args)?;
+            let n = args.agents.unwrap_or(100);
+            let crowd = place_crowd(&map.grid, n, spec, config.seed)?;
+            (crowd.instance(map), Some(crowd))
+        }
+        None => (load_instance(&args)?, None),
+    };
+    // Units at the start: the instance's, or the whole crowd (whose
+    // one-cell units are the instance's).
+    let starting = crowd.as_ref().map_or(instance.len(), |c| c.units.len());
+    // Table room for the units larger or slower than a cell: the crowd's,
+    // then the most a script has alive at once, over the default headroom.
+    config.footprint_claims += crowd.as_ref().map_or(0, Crowd::footprint_claims);
+    if crowd.is_some() && args.max_units.is_none() {
+        config.max_units = starting + 1024;
+    }
+    let default_claims = SimConfig::default().footprint_claims;
+    let claims = |config: &SimConfig| starting * 2 + config.footprint_claims - default_claims;
+    super::limits::check_memory_for(&config, &instance.grid, starting, claims(&config))?;
     for unit in instance.unreachable_units() {
         if !args.quiet {
             let (x, y) = instance.grid.xy(instance.goals[unit]);
@@ -347,12 +441,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     };
     let load = args.load();
     if load.is_active() {
-        let generated = load.events(
-            &instance.grid,
-            instance.len(),
-            config.max_ticks,
-            config.seed,
-        );
+        let generated = load.events(&instance.grid, starting, config.max_ticks, config.seed);
         let events = script.get_or_insert_with(Vec::new);
         events.extend(generated);
         events.sort_by_key(|e| e.tick);
@@ -362,15 +451,28 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
             .events
             .clone()
             .unwrap_or_else(|| "generated load".into());
-        check_events(&path, events, &instance.grid, instance.len())?;
+        let sizes = match &crowd {
+            Some(c) => c.sizes(),
+            None => vec![1; instance.len()],
+        };
+        check_events_sized(&path, events, &instance.grid, &sizes)?;
     }
     if script.is_some() && args.out.is_some() {
         return Err(CliError::Usage(
             "--out writes fixed-instance plans; with --events use --trace".into(),
         ));
     }
+    let scripted = script.as_deref().map_or(0, script_claims);
+    if scripted > 0 {
+        config.footprint_claims += scripted;
+        super::limits::check_memory_for(&config, &instance.grid, starting, claims(&config))?;
+    }
     let budgeted = args.budgeted_start.unwrap_or(script.is_some());
     let mut sim = Simulation::new(&instance, config)?;
+    let crowd_ids = match &crowd {
+        Some(c) => spawn_crowd(&mut sim, c)?,
+        None => Vec::new(),
+    };
     let bar = (!args.quiet && std::io::stdout().is_terminal()).then(|| {
         let bar = ProgressBar::new(config.max_ticks as u64);
         bar.set_style(
@@ -380,6 +482,9 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         bar
     });
     let mut driver = super::live::Driver::new(&args, script.unwrap_or_default())?;
+    if let Some(c) = &crowd {
+        driver.watch_arrivals(&crowd_ids, c);
+    }
     driver.start(&mut sim)?;
     if !budgeted {
         sim.initialize();
@@ -410,6 +515,9 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         write_file(path, sim.plan_file().to_text())?;
     }
     let live = driver.report();
+    let mixed = crowd
+        .as_ref()
+        .map(|c| MixedReport::new(&sim, c, &crowd_ids, &driver.arrivals(&crowd_ids)));
     if let Some(path) = &args.summary_json {
         let mut json =
             serde_json::to_value(&summary).map_err(|e| CliError::Other(e.to_string()))?;
@@ -418,6 +526,10 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
             if let Some(extra) = extra.as_object() {
                 obj.extend(extra.clone());
             }
+        }
+        if let (Some(obj), Some(mixed)) = (json.as_object_mut(), &mixed) {
+            let value = serde_json::to_value(mixed).map_err(|e| CliError::Other(e.to_string()))?;
+            obj.insert("mixed".into(), value);
         }
         let text =
             serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
@@ -428,8 +540,72 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         if let Some(live) = &live {
             live.print();
         }
+        if let Some(mixed) = &mixed {
+            mixed.print();
+        }
     }
     Ok(summary)
+}
+
+/// Refuses settings a mixed crowd cannot run with: a planner other than
+/// WHCA* (the only one that plans bodies and paces), a plan file (it holds
+/// one cell per unit and tick), and generated orders or churn (they pick
+/// one-cell goals and spawns).
+fn check_mixed(args: &RunArgs) -> Result<(), CliError> {
+    let planner = args.planner.as_deref().unwrap_or("whca");
+    if planner != "whca" {
+        return Err(CliError::Usage(format!(
+            "--large, --huge and --slow need the WHCA* planner (--planner whca), not `{planner}`: \
+             it is the one that plans bodies and paces"
+        )));
+    }
+    if args.out.is_some() {
+        return Err(CliError::Usage(
+            "--out writes one cell per unit and tick; with --large, --huge or --slow use --trace"
+                .into(),
+        ));
+    }
+    for (flag, every) in [
+        ("orders-every", args.orders_every),
+        ("churn-every", args.churn_every),
+    ] {
+        if every.is_some_and(|n| n > 0) {
+            return Err(CliError::Usage(format!(
+                "--{flag} draws one-cell goals and spawns: not with --large, --huge or --slow \
+                 (give the orders in an --events script)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The most reservation-table room (claims per tick, see
+/// [`throng::engine::claims_of`]) the units larger or slower than a cell
+/// that a script spawns hold at once. A tick's spawns are counted before
+/// its despawns free their room, as the engine counts them.
+pub fn script_claims(events: &[throng::io::ScriptedEvent]) -> usize {
+    let mut alive: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let (mut now, mut peak) = (0usize, 0usize);
+    for tick in events.chunk_by(|a, b| a.tick == b.tick) {
+        for e in tick {
+            if let Action::Spawn { unit, kind, .. } = &e.action {
+                if !kind.is_cell() {
+                    let c = throng::engine::claims_of(*kind);
+                    now += c;
+                    if let Some(old) = alive.insert(unit, c) {
+                        now -= old;
+                    }
+                }
+            }
+        }
+        peak = peak.max(now);
+        for e in tick {
+            if let Action::Despawn { unit } = &e.action {
+                now -= alive.remove(unit.as_str()).unwrap_or(0);
+            }
+        }
+    }
+    peak
 }
 
 /// Prints the short summary table.

@@ -1,4 +1,4 @@
-//! Every setting of `throng run` (and `throng footprints`) has a range: out of it, the command exits
+//! Every setting of `throng run` has a range: out of it, the command exits
 //! with status 2 and an error naming the flag, the value and the range,
 //! quickly and without allocating what the value asked for. The reader
 //! checks of `throng validate` and scenarios are here too: an empty or
@@ -250,23 +250,33 @@ fn every_scenario_row_must_fit_the_map() {
 }
 
 #[test]
-fn footprints_settings_are_bounded() {
+fn mixed_crowd_shares_and_pace_are_bounded() {
     for (extra, needle) in [
         (
-            ["--window", "100000"],
-            "--window 100000 is out of range: expected 2..=1024",
+            vec!["--large", "1.5"],
+            "--large 1.5 is out of range: expected 0..=1, a share of the units",
+        ),
+        (vec!["--huge", "-0.1"], "--huge -0.1 is out of range"),
+        (vec!["--slow", "NaN"], "--slow NaN is out of range"),
+        (
+            vec!["--large", "0.6", "--huge", "0.3", "--slow", "0.2"],
+            "--large 0.6 + --huge 0.3 + --slow 0.2 add up to",
         ),
         (
-            ["--window", "4294967295"],
-            "--window 4294967295 is out of range",
+            vec!["--slow", "0.1", "--pace", "9"],
+            "--pace 9 is out of range: expected 1..=8",
         ),
         (
-            ["--max-ticks", "4294967295"],
-            "--max-ticks 4294967295 is out of range",
+            vec!["--slow", "0.1", "--pace", "0"],
+            "--pace 0 is out of range",
         ),
-        (["--units", "0"], "--units 0 is out of range"),
+        (
+            vec!["--pace", "2"],
+            "--pace is the pace of the --slow units",
+        ),
+        (vec!["--curves"], "--curves turns on curves for the --large"),
     ] {
-        let mut args = vec!["footprints"];
+        let mut args = run_args(&["--generate", "32x32:0.1", "--max-ticks", "10"]);
         args.extend_from_slice(&extra);
         expect_usage_error(&args, needle);
     }

@@ -2,10 +2,18 @@
 //! scripts (spawns on taken cells, despawns, respawned labels, goal changes,
 //! goal queues, stops, overlapping blocks over crowded areas) go through the
 //! command line, and a checker of this file's own, sharing no code with the
-//! engine, holds the trace to the map and the script: no shared cell, no
-//! swap, no diagonal crossing, only legal moves, no unit on a wall or
-//! entering a block, every unit entering at its spawn cell no earlier than
-//! its spawn tick, gone from its despawn tick, never vanishing; and the
+//! engine, holds the trace to the map and the script. The trace gives, per
+//! unit and tick, the rectangle of cells the unit holds: its body, or in the
+//! middle of a step taking several ticks, the box the step sweeps. The
+//! rules: no two rectangles overlap at a tick; no held cell is a wall, and
+//! none enters a block (a unit inside one when it went up may stay or
+//! leave); no two units swap places (each one's rectangle meeting where the
+//! other's was); bodies move by legal steps, a slow step holds its box
+//! until it ends at the box's far end; a one-cell unit's diagonal passes no
+//! wall or block at its corners and crosses no other's, and a larger body's
+//! diagonal sweeps a box that holds no other unit at either tick; every
+//! unit enters at its spawn cell with its body, no earlier than its spawn
+//! tick, is gone from its despawn tick and never vanishes; and the
 //! engine's own validator counts no collision. Both the full stream and
 //! reduced streams (without late spawns, separate lifts of touching blocks,
 //! orders in a unit's spawn tick, blocks over starting units at tick 0) run,
@@ -84,6 +92,15 @@ impl Map {
         self.wall[self.index(p)]
     }
 
+    /// Whether a body of side `s` with top-left cell `p` lies on the map's
+    /// open cells.
+    fn fits(&self, p: Xy, s: u32) -> bool {
+        s > 0
+            && p.0 + s <= self.width
+            && p.1 + s <= self.height
+            && Rect::square(p, s).cells().all(|c| !self.is_wall(c))
+    }
+
     fn open_cells(&self) -> Vec<Xy> {
         (0..self.height)
             .flat_map(|y| (0..self.width).map(move |x| (x, y)))
@@ -118,7 +135,78 @@ impl Rect {
     fn cells(&self) -> impl Iterator<Item = Xy> + '_ {
         (self.y0..=self.y1).flat_map(move |y| (self.x0..=self.x1).map(move |x| (x, y)))
     }
+
+    /// The single cell `p`.
+    fn cell(p: Xy) -> Rect {
+        Rect::new(p, p)
+    }
+
+    /// The `s`×`s` square with top-left cell `p`.
+    fn square(p: Xy, s: u32) -> Rect {
+        Rect::new(p, (p.0 + s - 1, p.1 + s - 1))
+    }
+
+    fn anchor(&self) -> Xy {
+        (self.x0, self.y0)
+    }
+
+    fn w(&self) -> u32 {
+        self.x1 - self.x0 + 1
+    }
+
+    fn h(&self) -> u32 {
+        self.y1 - self.y0 + 1
+    }
+
+    fn is_square(&self, s: u32) -> bool {
+        self.w() == s && self.h() == s
+    }
+
+    /// Whether the two share a cell.
+    fn meets(&self, o: &Rect) -> bool {
+        self.x0 <= o.x1 && o.x0 <= self.x1 && self.y0 <= o.y1 && o.y0 <= self.y1
+    }
+
+    fn holds(&self, o: &Rect) -> bool {
+        self.x0 <= o.x0 && o.x1 <= self.x1 && self.y0 <= o.y0 && o.y1 <= self.y1
+    }
+
+    /// The smallest rectangle holding both.
+    fn around(&self, o: &Rect) -> Rect {
+        Rect {
+            x0: self.x0.min(o.x0),
+            y0: self.y0.min(o.y0),
+            x1: self.x1.max(o.x1),
+            y1: self.y1.max(o.y1),
+        }
+    }
 }
+
+/// A single cell as `(x, y)`, a larger rectangle as `(x, y) w×h`.
+impl std::fmt::Display for Rect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.x0, self.y0)?;
+        if self.w() > 1 || self.h() > 1 {
+            write!(f, " {}×{}", self.w(), self.h())?;
+        }
+        Ok(())
+    }
+}
+
+/// A unit's kind as a spawn line gives it: body side, ticks a cell, curves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Kind {
+    size: u32,
+    pace: u32,
+    curves: bool,
+}
+
+/// One cell, a cell a tick: a spawn line without options.
+const CELL: Kind = Kind {
+    size: 1,
+    pace: 1,
+    curves: false,
+};
 
 // ---------------------------------------------------------------------------
 // Event scripts.
@@ -130,6 +218,7 @@ enum Action {
         at: Xy,
         goal: Xy,
         priority: Option<u8>,
+        kind: Kind,
     },
     Despawn(String),
     Goal(String, Xy),
@@ -157,10 +246,28 @@ impl Event {
                 at,
                 goal,
                 priority,
+                kind,
             } => {
                 let mut s = format!("{t} spawn {unit} {} {} {} {}", at.0, at.1, goal.0, goal.1);
+                // The options in either order, as the format allows.
+                let mut options = Vec::new();
+                if kind.size > 1 {
+                    options.push(format!("size {}", kind.size));
+                }
+                if kind.pace > 1 {
+                    options.push(format!("pace {}", kind.pace));
+                }
+                if kind.curves {
+                    options.push("curves".to_string());
+                }
                 if let Some(p) = priority {
-                    write!(s, " priority {p}").unwrap();
+                    options.push(format!("priority {p}"));
+                }
+                if self.line % 2 == 1 {
+                    options.reverse();
+                }
+                for o in options {
+                    write!(s, " {o}").unwrap();
                 }
                 s
             }
@@ -213,6 +320,9 @@ struct Features {
     /// Blocks over starting units at tick 0; without, those go up at
     /// tick 1 and the blocks of tick 0 keep clear of the units.
     blocks_over_starts_at_tick_0: bool,
+    /// Spawns of every kind: bodies of 1×1 to 3×3, 1 to 3 ticks a cell,
+    /// curves on 8-connected maps; without, every spawn is one cell.
+    kinds: bool,
 }
 
 /// The full stream.
@@ -221,6 +331,7 @@ const FULL: Features = Features {
     separate_lifts: true,
     orders_at_spawn_tick: true,
     blocks_over_starts_at_tick_0: true,
+    kinds: false,
 };
 
 /// The stream without those patterns: no spawn after tick 0 and none that
@@ -232,6 +343,7 @@ const AROUND_KNOWN_FAULTS: Features = Features {
     separate_lifts: false,
     orders_at_spawn_tick: false,
     blocks_over_starts_at_tick_0: false,
+    kinds: false,
 };
 
 /// A block placed by the script and not yet lifted.
@@ -257,7 +369,14 @@ struct Generator<'a> {
     rng: ChaCha8Rng,
     map: &'a Map,
     features: Features,
+    eight: bool,
     starts: Vec<Xy>,
+    /// The starting units' bodies.
+    start_bodies: Vec<Rect>,
+    /// Body side of every living label.
+    sizes: HashMap<String, u32>,
+    /// Per body side (index), the anchors where such a body fits the map.
+    anchors: Vec<Vec<Xy>>,
     /// Labels spawned in the tick being drawn.
     born_now: HashSet<String>,
     /// Starting cells to put blocks over at tick 1.
@@ -277,9 +396,26 @@ struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    fn new(map: &'a Map, starts: &[Xy], seed: u64, max_alive: usize, features: Features) -> Self {
+    fn new(
+        map: &'a Map,
+        eight: bool,
+        starts: &[Rect],
+        seed: u64,
+        max_alive: usize,
+        features: Features,
+    ) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_1e55_a11c_e5e7);
         let open = map.open_cells();
+        let anchors = (0..=3)
+            .map(|s| open.iter().copied().filter(|&p| map.fits(p, s)).collect())
+            .collect();
+        let sizes = starts
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i.to_string(), b.w()))
+            .collect();
+        let start_bodies = starts.to_vec();
+        let starts: Vec<Xy> = starts.iter().map(Rect::anchor).collect();
         let hubs: Vec<Xy> = (0..5).map(|_| open[rng.gen_range(0..open.len())]).collect();
         let mut busy: Vec<Xy> = starts.to_vec();
         busy.extend(&hubs);
@@ -287,13 +423,17 @@ impl<'a> Generator<'a> {
             rng,
             map,
             features,
-            starts: starts.to_vec(),
+            eight,
+            alive: (0..starts.len()).map(|i| i.to_string()).collect(),
+            starts,
+            start_bodies,
+            sizes,
+            anchors,
             born_now: HashSet::new(),
             start_blocks: Vec::new(),
             open,
             hubs,
             busy,
-            alive: (0..starts.len()).map(|i| i.to_string()).collect(),
             dead: Vec::new(),
             next_label: 0,
             max_alive,
@@ -369,8 +509,52 @@ impl<'a> Generator<'a> {
         None
     }
 
-    fn spawn_at(&mut self, tick: u32, label: String, at: Xy, priority: Option<u8>) {
-        let goal = self.goal_cell();
+    /// A random anchor where a body of side `s` fits.
+    fn any_anchor(&mut self, s: u32) -> Xy {
+        let list = &self.anchors[s as usize];
+        list[self.rng.gen_range(0..list.len())]
+    }
+
+    /// `p` if a body of side `s` fits there, else a random anchor where it
+    /// does (one-cell bodies fit every open cell: no draw).
+    fn fit_or_any(&mut self, p: Xy, s: u32) -> Xy {
+        if self.map.fits(p, s) {
+            p
+        } else {
+            self.any_anchor(s)
+        }
+    }
+
+    /// A goal for a body of side `s`.
+    fn goal_for(&mut self, s: u32) -> Xy {
+        let g = self.goal_cell();
+        self.fit_or_any(g, s)
+    }
+
+    /// A goal for the living unit `u`.
+    fn goal_of(&mut self, u: &str) -> Xy {
+        let s = self.sizes.get(u).copied().unwrap_or(1);
+        self.goal_for(s)
+    }
+
+    /// A spawn's kind: with kinds, often a body or a slow pace; else one cell.
+    fn draw_kind(&mut self) -> Kind {
+        if !self.features.kinds {
+            return CELL;
+        }
+        let mut size = [1, 1, 1, 2, 2, 3][self.rng.gen_range(0..6)];
+        // No larger than the map has room for.
+        while size > 1 && self.anchors[size as usize].is_empty() {
+            size -= 1;
+        }
+        let pace = [1, 1, 1, 1, 2, 3][self.rng.gen_range(0..6)];
+        let curves = self.eight && (size > 1 || pace > 1) && self.rng.gen_bool(0.3);
+        Kind { size, pace, curves }
+    }
+
+    fn spawn_at(&mut self, tick: u32, label: String, at: Xy, priority: Option<u8>, kind: Kind) {
+        let goal = self.goal_for(kind.size);
+        self.sizes.insert(label.clone(), kind.size);
         self.busy.push(at);
         if self.busy.len() > 400 {
             self.busy.swap_remove(0);
@@ -384,14 +568,17 @@ impl<'a> Generator<'a> {
                 at,
                 goal,
                 priority,
+                kind,
             },
         );
     }
 
     fn spawn(&mut self, tick: u32, label: String) {
+        let kind = self.draw_kind();
         let at = self.spawn_cell();
+        let at = self.fit_or_any(at, kind.size);
         let priority = self.rng.gen_bool(0.2).then(|| self.rng.gen_range(0..=15));
-        self.spawn_at(tick, label, at, priority);
+        self.spawn_at(tick, label, at, priority, kind);
     }
 
     fn fresh_label(&mut self) -> String {
@@ -475,36 +662,45 @@ impl<'a> Generator<'a> {
     fn tick_zero(&mut self) {
         let starts = self.starts.clone();
         let late = self.features.late_spawns;
-        let mut spawn_cells: Vec<Xy> = Vec::new();
+        // The bodies of the tick-0 spawns.
+        let mut spawn_cells: Vec<Rect> = Vec::new();
         if late {
             // Spawns on starting units' cells: they wait until those leave.
             for _ in 0..(starts.len() / 4).max(3) {
                 let label = self.fresh_label();
+                let kind = self.draw_kind();
                 let at = if starts.is_empty() || self.rng.gen_bool(0.3) {
                     self.any_open()
                 } else {
                     starts[self.rng.gen_range(0..starts.len())]
                 };
-                spawn_cells.push(at);
-                self.spawn_at(0, label, at, None);
+                let at = self.fit_or_any(at, kind.size);
+                spawn_cells.push(Rect::square(at, kind.size));
+                self.spawn_at(0, label, at, None, kind);
             }
             // Two spawns on one cell: the second waits for the first to leave.
+            let kind = self.draw_kind();
             let at = self.any_open();
+            let at = self.fit_or_any(at, kind.size);
             for _ in 0..2 {
                 let label = self.fresh_label();
-                spawn_cells.push(at);
-                self.spawn_at(0, label, at, Some(3));
+                spawn_cells.push(Rect::square(at, kind.size));
+                self.spawn_at(0, label, at, Some(3), kind);
             }
         } else {
             // Spawns on free cells: they stand on the map at tick 0.
-            let mut taken: HashSet<Xy> = starts.iter().copied().collect();
+            let mut taken: HashSet<Xy> = self.start_bodies.iter().flat_map(Rect::cells).collect();
             for _ in 0..(30 + starts.len() / 4) {
+                let kind = self.draw_kind();
                 let at = self.any_open();
-                if taken.insert(at) {
+                let at = self.fit_or_any(at, kind.size);
+                let body = Rect::square(at, kind.size);
+                if body.cells().all(|c| !taken.contains(&c)) {
+                    taken.extend(body.cells());
                     let label = self.fresh_label();
-                    spawn_cells.push(at);
+                    spawn_cells.push(body);
                     let priority = self.rng.gen_bool(0.2).then(|| self.rng.gen_range(0..=15));
-                    self.spawn_at(0, label, at, priority);
+                    self.spawn_at(0, label, at, priority, kind);
                 }
             }
         }
@@ -524,20 +720,25 @@ impl<'a> Generator<'a> {
         // Blocks at tick 0 elsewhere, one of them for good: with late
         // spawns, over spawn cells (those spawns wait).
         for k in 0..3 {
-            let clear_of: Vec<Xy> = match (late, self.features.blocks_over_starts_at_tick_0) {
+            let clear_of: Vec<Rect> = match (late, self.features.blocks_over_starts_at_tick_0) {
                 (true, true) => Vec::new(),
-                (true, false) => starts.clone(),
-                (false, _) => starts.iter().chain(&spawn_cells).copied().collect(),
+                (true, false) => self.start_bodies.clone(),
+                (false, _) => self
+                    .start_bodies
+                    .iter()
+                    .chain(&spawn_cells)
+                    .copied()
+                    .collect(),
             };
             let mut r = None;
             for attempt in 0..50 {
                 let c = if late && attempt == 0 && !spawn_cells.is_empty() {
-                    spawn_cells[self.rng.gen_range(0..spawn_cells.len())]
+                    spawn_cells[self.rng.gen_range(0..spawn_cells.len())].anchor()
                 } else {
                     self.any_open()
                 };
                 let candidate = self.rect_around(c);
-                if !clear_of.iter().any(|&p| candidate.contains(p)) {
+                if !clear_of.iter().any(|b| candidate.meets(b)) {
                     r = Some(candidate);
                     break;
                 }
@@ -550,7 +751,7 @@ impl<'a> Generator<'a> {
         // A third of the units head for the hubs.
         for i in 0..starts.len() {
             if self.rng.gen_bool(0.33) {
-                let g = self.goal_cell();
+                let g = self.goal_of(&i.to_string());
                 self.push(0, Action::Goal(i.to_string(), g));
             }
         }
@@ -605,14 +806,14 @@ impl<'a> Generator<'a> {
                 }
                 37..=55 => {
                     if let Some(u) = self.some_alive() {
-                        let g = self.goal_cell();
+                        let g = self.goal_of(&u);
                         self.push(t, Action::Goal(u, g));
                     }
                 }
                 56..=67 => {
                     if let Some(u) = self.some_alive() {
                         for _ in 0..self.rng.gen_range(1..=3) {
-                            let g = self.goal_cell();
+                            let g = self.goal_of(&u);
                             self.push(t, Action::PushGoal(u.clone(), g));
                         }
                     }
@@ -642,6 +843,8 @@ impl<'a> Generator<'a> {
                     for _ in 0..self.rng.gen_range(5..=20) {
                         if let Some(u) = self.some_alive() {
                             let g = self.near_hub(h);
+                            let s = self.sizes.get(&u).copied().unwrap_or(1);
+                            let g = self.fit_or_any(g, s);
                             self.push(t, Action::Goal(u, g));
                         }
                     }
@@ -667,15 +870,15 @@ impl<'a> Generator<'a> {
 // ---------------------------------------------------------------------------
 // The trace and the summary.
 
-/// Rows of the trace by tick: `(label, cell)`.
-fn parse_trace(text: &str, last_tick: u32) -> Vec<Vec<(String, Xy)>> {
+/// Rows of the trace by tick: `(label, rectangle held)`.
+fn parse_trace(text: &str, last_tick: u32) -> Vec<Vec<(String, Rect)>> {
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("tick,unit,x,y"), "trace header");
-    let mut ticks: Vec<Vec<(String, Xy)>> = vec![Vec::new(); last_tick as usize + 1];
+    assert_eq!(lines.next(), Some("tick,unit,x,y,w,h"), "trace header");
+    let mut ticks: Vec<Vec<(String, Rect)>> = vec![Vec::new(); last_tick as usize + 1];
     let mut previous = 0;
     for (k, line) in lines.enumerate() {
         let f: Vec<&str> = line.split(',').collect();
-        assert_eq!(f.len(), 4, "trace line {}: `{line}`", k + 2);
+        assert_eq!(f.len(), 6, "trace line {}: `{line}`", k + 2);
         let num = |s: &str| -> u32 {
             s.parse()
                 .unwrap_or_else(|_| panic!("trace line {}: `{line}`", k + 2))
@@ -691,8 +894,11 @@ fn parse_trace(text: &str, last_tick: u32) -> Vec<Vec<(String, Xy)>> {
             "trace line {}: tick {t} beyond the summary's last tick {last_tick}",
             k + 2
         );
+        let (w, h) = (num(f[4]), num(f[5]));
+        assert!(w >= 1 && h >= 1, "trace line {}: empty rectangle", k + 2);
         previous = t;
-        ticks[t as usize].push((f[1].to_string(), (num(f[2]), num(f[3]))));
+        let (x, y) = (num(f[2]), num(f[3]));
+        ticks[t as usize].push((f[1].to_string(), Rect::new((x, y), (x + w - 1, y + h - 1))));
     }
     ticks
 }
@@ -716,8 +922,14 @@ fn json_count(v: &serde_json::Value, group: &str, key: &str) -> u64 {
 /// A unit's life as the script and the trace tell it.
 #[derive(Clone, Debug)]
 enum Life {
-    /// Spawned, not yet on the map.
-    Pending { at: Xy, tick: u32, line: usize },
+    /// Spawned, not yet on the map: its spawn cell, tick, script line and
+    /// kind.
+    Pending {
+        at: Xy,
+        tick: u32,
+        line: usize,
+        kind: Kind,
+    },
     /// On the map.
     Present,
 }
@@ -744,12 +956,25 @@ struct Stats {
     entries: usize,
     /// Spawned units that entered after their spawn tick (their cell was taken or blocked).
     waited: usize,
-    /// Units standing in a cell when a block went up over it.
+    /// Units holding a cell when a block went up over it.
     trapped: usize,
-    /// Units on a blocked cell, summed over ticks.
+    /// Units holding a blocked cell, summed over ticks.
     inside_ticks: usize,
     /// Diagonal moves checked.
     diagonals: usize,
+    /// Of which by bodies larger than a cell.
+    body_diagonals: usize,
+    /// Unit-ticks of bodies larger than a cell.
+    body_ticks: usize,
+    /// Unit-ticks in the middle of a step taking several ticks.
+    mid_step_ticks: usize,
+    /// Steps of several ticks called off half-way: the unit back on the
+    /// body it set out from, or setting out anew from it (a block over its
+    /// way, a plan cut short). Allowed: no rule of the trace forbids it.
+    steps_called_off: usize,
+    /// Steps whose box a unit of a known pace held longer than the pace
+    /// (pace − 1 ticks mid-step). Allowed, and noted.
+    overlong_steps: usize,
     unit_ticks: usize,
     peak_units: usize,
     peak_blocked_cells: usize,
@@ -771,6 +996,11 @@ impl std::ops::AddAssign for Stats {
         self.trapped += o.trapped;
         self.inside_ticks += o.inside_ticks;
         self.diagonals += o.diagonals;
+        self.body_diagonals += o.body_diagonals;
+        self.body_ticks += o.body_ticks;
+        self.mid_step_ticks += o.mid_step_ticks;
+        self.steps_called_off += o.steps_called_off;
+        self.overlong_steps += o.overlong_steps;
         self.unit_ticks += o.unit_ticks;
         self.peak_units = self.peak_units.max(o.peak_units);
         self.peak_blocked_cells = self.peak_blocked_cells.max(o.peak_blocked_cells);
@@ -788,6 +1018,11 @@ impl Blocks {
         self.cover[map.index(p)] > 0
     }
 
+    /// The first cell of `r` under a block.
+    fn covered_cell(&self, map: &Map, r: &Rect) -> Option<Xy> {
+        r.cells().find(|&p| self.covered(map, p))
+    }
+
     /// Neither a wall nor under a block.
     fn open(&self, map: &Map, p: Xy) -> bool {
         !map.is_wall(p) && !self.covered(map, p)
@@ -796,6 +1031,9 @@ impl Blocks {
 
 struct Checked {
     violations: Vec<Violation>,
+    /// The first few steps called off or overlong, described: no
+    /// violations, but worth a look.
+    notes: Vec<String>,
     stats: Stats,
     /// Labels alive at the end: on the map or waiting to enter.
     alive_at_end: usize,
@@ -805,13 +1043,14 @@ struct Checked {
 }
 
 /// Checks the trace (rows by tick) against the map, the connectivity, the
-/// script and the starting units `0..initial`.
+/// script and the starting units `0..initial` (whose body sides are those
+/// of their rectangles at tick 0).
 fn check(
     map: &Map,
     eight: bool,
     events: &[Event],
     initial: usize,
-    trace: &[Vec<(String, Xy)>],
+    trace: &[Vec<(String, Rect)>],
 ) -> Checked {
     let mut v: Vec<Violation> = Vec::new();
     let mut st = Stats {
@@ -826,22 +1065,31 @@ fn check(
         .map(|i| (i.to_string(), Life::Present))
         .collect();
     let mut ever: HashSet<String> = life.keys().cloned().collect();
-    // Where each unit stood at the previous tick (units whose life goes on).
-    let mut prev: HashMap<String, Xy> = HashMap::new();
+    // Body side of every unit that has entered.
+    let mut size: HashMap<String, u32> = HashMap::new();
+    // Ticks a cell of the units whose pace the script gave.
+    let mut pace: HashMap<String, u32> = HashMap::new();
+    // For a unit in the middle of a step: the body it set out from, and
+    // the ticks it has held the step's box.
+    let mut set_out: HashMap<String, (Rect, u32)> = HashMap::new();
+    let mut notes: Vec<String> = Vec::new();
+    // What each unit held at the previous tick (units whose life goes on).
+    let mut prev: HashMap<String, Rect> = HashMap::new();
     let mut next_event = 0;
     let (mut despawns_applied, mut spawns_applied) = (0, 0);
     for (t, rows) in trace.iter().enumerate() {
         let t = t as u32;
-        // Whether each unit's cell was under a block before this tick's events.
+        // Whether each unit held a cell under a block before this tick's events.
         let covered_before: HashMap<String, bool> = prev
             .iter()
-            .map(|(u, &p)| (u.clone(), blocks.covered(map, p)))
+            .map(|(u, r)| (u.clone(), blocks.covered_cell(map, r).is_some()))
             .collect();
         while let Some(e) = events.get(next_event).filter(|e| e.tick <= t) {
             next_event += 1;
             st.events += 1;
             match &e.action {
-                Action::Spawn { unit, at, .. } => {
+                Action::Spawn { unit, at, kind, .. } => {
+                    pace.insert(unit.clone(), kind.pace);
                     assert!(
                         !life.contains_key(unit),
                         "script line {}: `{unit}` is alive",
@@ -858,6 +1106,7 @@ fn check(
                             at: *at,
                             tick: e.tick,
                             line: e.line,
+                            kind: *kind,
                         },
                     );
                 }
@@ -868,6 +1117,7 @@ fn check(
                         e.line
                     );
                     prev.remove(u);
+                    set_out.remove(u);
                     st.despawns += 1;
                     despawns_applied += 1;
                 }
@@ -905,85 +1155,139 @@ fn check(
             .filter(|(&c, &w)| c > 0 && !w)
             .count();
         st.peak_blocked_cells = st.peak_blocked_cells.max(blocked_cells);
-        for (u, &p) in &prev {
-            if blocks.covered(map, p) && !covered_before[u] {
+        for (u, r) in &prev {
+            if blocks.covered_cell(map, r).is_some() && !covered_before[u] {
                 st.trapped += 1;
             }
         }
 
-        // Cells, walls, shared cells, entries.
-        let mut here: HashMap<String, Xy> = HashMap::new();
+        // Cells, walls, overlaps, entries.
+        let mut here: HashMap<String, Rect> = HashMap::new();
         let mut at_cell: HashMap<Xy, String> = HashMap::new();
-        for (u, p) in rows {
-            let (u, p) = (u.clone(), *p);
-            if !map.inside(p) {
+        let mut overlapping: HashSet<(String, String)> = HashSet::new();
+        for (u, r) in rows {
+            let (u, r) = (u.clone(), *r);
+            if !map.inside((r.x1, r.y1)) {
                 v.push(Violation {
                     tick: t,
                     units: vec![u.clone()],
-                    text: format!("unit {u} at {p:?} is outside the map"),
+                    text: format!("unit {u} at {r} is outside the map"),
                 });
                 continue;
             }
-            if map.is_wall(p) {
+            if let Some(c) = r.cells().find(|&c| map.is_wall(c)) {
                 v.push(Violation {
                     tick: t,
                     units: vec![u.clone()],
-                    text: format!("unit {u} at {p:?} stands on a wall of the map"),
+                    text: if r.is_square(1) {
+                        format!("unit {u} at {r} stands on a wall of the map")
+                    } else {
+                        format!("unit {u} at {r} holds {}, a wall of the map", Rect::cell(c))
+                    },
                 });
             }
-            if blocks.covered(map, p) {
+            if blocks.covered_cell(map, &r).is_some() {
                 st.inside_ticks += 1;
             }
-            if here.insert(u.clone(), p).is_some() {
+            if here.insert(u.clone(), r).is_some() {
                 v.push(Violation {
                     tick: t,
                     units: vec![u.clone()],
                     text: format!("unit {u} has two rows"),
                 });
             }
-            if let Some(w) = at_cell.insert(p, u.clone()) {
-                v.push(Violation {
-                    tick: t,
-                    units: vec![w.clone(), u.clone()],
-                    text: format!("units {w} and {u} share cell {p:?}"),
-                });
+            for c in r.cells() {
+                if let Some(w) = at_cell.insert(c, u.clone()) {
+                    if w != u && overlapping.insert((w.clone(), u.clone())) {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![w.clone(), u.clone()],
+                            text: format!("units {w} and {u} share cell {}", Rect::cell(c)),
+                        });
+                    }
+                }
             }
             match life.get(&u).cloned() {
                 None => v.push(Violation {
                     tick: t,
                     units: vec![u.clone()],
                     text: if ever.contains(&u) {
-                        format!("unit {u} at {p:?} is on the map after its despawn")
+                        format!("unit {u} at {r} is on the map after its despawn")
                     } else {
-                        format!("unit {u} at {p:?} is on the map before any spawn names it")
+                        format!("unit {u} at {r} is on the map before any spawn names it")
                     },
                 }),
-                Some(Life::Pending { at, tick, line }) => {
-                    if p != at {
+                Some(Life::Pending {
+                    at,
+                    tick,
+                    line,
+                    kind,
+                }) => {
+                    let side = kind.size;
+                    let spawned = format!("spawned at tick {tick}, script line {line}");
+                    if r.anchor() != at {
                         v.push(Violation {
                             tick: t,
                             units: vec![u.clone()],
                             text: format!(
-                                "unit {u} enters at {p:?}, not at its spawn cell {at:?} (spawned at tick {tick}, script line {line})"
+                                "unit {u} enters at {}, not at its spawn cell {} ({spawned})",
+                                Rect::cell(r.anchor()),
+                                Rect::cell(at)
                             ),
                         });
                     }
-                    if blocks.covered(map, p) {
+                    if !r.is_square(side) {
                         v.push(Violation {
                             tick: t,
                             units: vec![u.clone()],
                             text: format!(
-                                "unit {u} enters the map at {p:?}, a cell under a block (spawned at tick {tick}, script line {line})"
+                                "unit {u} enters holding {r}, not its {side}×{side} body ({spawned})"
                             ),
                         });
                     }
+                    if let Some(c) = blocks.covered_cell(map, &r) {
+                        v.push(Violation {
+                            tick: t,
+                            units: vec![u.clone()],
+                            text: if r.is_square(1) {
+                                format!(
+                                    "unit {u} enters the map at {r}, a cell under a block ({spawned})"
+                                )
+                            } else {
+                                format!(
+                                    "unit {u} enters the map at {r} over {}, a cell under a block ({spawned})",
+                                    Rect::cell(c)
+                                )
+                            },
+                        });
+                    }
+                    size.insert(u.clone(), side);
                     st.entries += 1;
                     if t > tick {
                         st.waited += 1;
                     }
                     life.insert(u.clone(), Life::Present);
                 }
-                Some(Life::Present) => {}
+                Some(Life::Present) => {
+                    if !size.contains_key(&u) {
+                        // A starting unit: its body is what it holds at tick 0.
+                        if r.w() != r.h() {
+                            v.push(Violation {
+                                tick: t,
+                                units: vec![u.clone()],
+                                text: format!("starting unit {u} holds {r}, not a square body"),
+                            });
+                        }
+                        size.insert(u.clone(), r.w());
+                    }
+                }
+            }
+            let side = size.get(&u).copied().unwrap_or(1);
+            if side > 1 {
+                st.body_ticks += 1;
+            }
+            if !r.is_square(side) {
+                st.mid_step_ticks += 1;
             }
         }
         st.unit_ticks += here.len();
@@ -1008,7 +1312,7 @@ fn check(
                     format!("starting unit {u} is not on the map at tick 0")
                 } else {
                     format!(
-                        "unit {u} was at {:?} at tick {} and is gone at tick {t} without a despawn",
+                        "unit {u} was at {} at tick {} and is gone at tick {t} without a despawn",
                         prev[u],
                         t - 1
                     )
@@ -1017,79 +1321,227 @@ fn check(
         }
 
         // Moves of the units present at both ticks.
-        let prev_at: HashMap<Xy, &String> = prev.iter().map(|(u, &p)| (p, u)).collect();
+        let mut prev_at: HashMap<Xy, &String> = HashMap::new();
+        for (u, r) in &prev {
+            for c in r.cells() {
+                prev_at.insert(c, u);
+            }
+        }
         let mut diagonal: HashMap<Xy, (bool, &String)> = HashMap::new();
-        let mut movers: Vec<(&String, Xy, Xy)> = here
+        let mut movers: Vec<(&String, Rect, Rect)> = here
             .iter()
             .filter_map(|(u, &q)| prev.get(u).map(|&p| (u, p, q)))
             .collect();
-        movers.sort();
+        movers.sort_by_key(|&(u, _, _)| u);
+        let mut swapped: HashSet<(&String, &String)> = HashSet::new();
         for (u, p, q) in movers {
-            let dx = p.0.abs_diff(q.0);
-            let dy = p.1.abs_diff(q.1);
-            let legal = if eight {
-                dx <= 1 && dy <= 1
-            } else {
-                dx + dy <= 1
-            };
-            if !legal {
-                v.push(Violation {
-                    tick: t,
-                    units: vec![u.clone()],
-                    text: format!(
-                        "unit {u} jumps from {p:?} (tick {}) to {q:?}, not a {}-connected move",
-                        t - 1,
-                        if eight { 8 } else { 4 }
-                    ),
-                });
-                continue;
-            }
-            if dx == 1 && dy == 1 {
-                st.diagonals += 1;
-                for c in [(p.0, q.1), (q.0, p.1)] {
-                    if !blocks.open(map, c) {
+            let s = size.get(u).copied().unwrap_or(1);
+            let step = if eight { "8-connected" } else { "4-connected" };
+            match (p.is_square(s), q.is_square(s)) {
+                (true, true) => {
+                    let dx = p.x0.abs_diff(q.x0);
+                    let dy = p.y0.abs_diff(q.y0);
+                    let legal = if eight {
+                        dx <= 1 && dy <= 1
+                    } else {
+                        dx + dy <= 1
+                    };
+                    if !legal {
                         v.push(Violation {
                             tick: t,
                             units: vec![u.clone()],
                             text: format!(
-                                "unit {u} moves diagonally {p:?} -> {q:?} past the {} corner {c:?}",
-                                if map.is_wall(c) { "wall" } else { "blocked" }
+                                "unit {u} jumps from {p} (tick {}) to {q}, not a {step} move",
+                                t - 1,
                             ),
                         });
                     }
+                    if legal && dx == 1 && dy == 1 {
+                        st.diagonals += 1;
+                        // The box around both ends holds two cells beyond
+                        // them: the corners the step passes.
+                        let around = p.around(&q);
+                        for c in around
+                            .cells()
+                            .filter(|c| !p.contains(*c) && !q.contains(*c))
+                        {
+                            if !blocks.open(map, c) {
+                                v.push(Violation {
+                                    tick: t,
+                                    units: vec![u.clone()],
+                                    text: format!(
+                                        "unit {u} moves diagonally {p} -> {q} past the {} corner {}",
+                                        if map.is_wall(c) { "wall" } else { "blocked" },
+                                        Rect::cell(c)
+                                    ),
+                                });
+                            }
+                        }
+                        if s == 1 {
+                            let (p, q) = (p.anchor(), q.anchor());
+                            let square = (p.0.min(q.0), p.1.min(q.1));
+                            let falling = (p.0 < q.0) == (p.1 < q.1);
+                            if let Some(&(other_falling, w)) = diagonal.get(&square) {
+                                if other_falling != falling {
+                                    v.push(Violation {
+                                        tick: t,
+                                        units: vec![w.clone(), u.clone()],
+                                        text: format!(
+                                            "units {w} ({} -> {}) and {u} ({}, {}) -> ({}, {}) cross diagonally in the square at {}",
+                                            prev[w], here[w], p.0, p.1, q.0, q.1, Rect::cell(square)
+                                        ),
+                                    });
+                                }
+                            }
+                            diagonal.insert(square, (falling, u));
+                        } else {
+                            // A body's diagonal sweeps the whole box, at
+                            // both ticks: nobody else may hold any of it.
+                            st.body_diagonals += 1;
+                            let mut others: Vec<(&String, u32)> = Vec::new();
+                            for c in around.cells() {
+                                if let Some(&w) = prev_at.get(&c) {
+                                    if w != u && !others.contains(&(w, t - 1)) {
+                                        others.push((w, t - 1));
+                                    }
+                                }
+                                if let Some(w) = at_cell.get(&c) {
+                                    if w != u && !others.contains(&(w, t)) {
+                                        others.push((w, t));
+                                    }
+                                }
+                            }
+                            for (w, when) in others {
+                                v.push(Violation {
+                                    tick: t,
+                                    units: vec![u.clone(), w.clone()],
+                                    text: format!(
+                                        "unit {u}'s {s}×{s} body steps diagonally {p} -> {q}; the box it sweeps, {around}, meets unit {w} at tick {when}"
+                                    ),
+                                });
+                            }
+                        }
+                    }
                 }
-                let square = (p.0.min(q.0), p.1.min(q.1));
-                let falling = (p.0 < q.0) == (p.1 < q.1);
-                if let Some(&(other_falling, w)) = diagonal.get(&square) {
-                    if other_falling != falling {
+                (true, false) => {
+                    // A step of several ticks begins: it holds the box its
+                    // body sweeps.
+                    if !is_step_box(&q, &p, s, eight) {
                         v.push(Violation {
                             tick: t,
-                            units: vec![w.clone(), u.clone()],
+                            units: vec![u.clone()],
                             text: format!(
-                                "units {w} ({:?} -> {:?}) and {u} ({p:?} -> {q:?}) cross diagonally in the square at {square:?}",
-                                prev[w], here[w]
+                                "unit {u} goes from {p} to {q}: not the box of a {step} step of its {s}×{s} body"
                             ),
                         });
                     }
+                    set_out.insert(u.clone(), (p, 1));
                 }
-                diagonal.insert(square, (falling, u));
+                (false, true) => {
+                    // The step ends: at the far end of its box, or called
+                    // off, back on the body it set out from.
+                    if let Some((from, _)) = set_out.remove(u) {
+                        let far = Rect::square(
+                            (
+                                if from.x0 == p.x0 { p.x1 + 1 - s } else { p.x0 },
+                                if from.y0 == p.y0 { p.y1 + 1 - s } else { p.y0 },
+                            ),
+                            s,
+                        );
+                        if q == from {
+                            st.steps_called_off += 1;
+                            if notes.len() < 5 {
+                                notes.push(format!(
+                                    "tick {t}: unit {u} called off its step from {from} (box {p}) and is back on {from}"
+                                ));
+                            }
+                        } else if q != far {
+                            v.push(Violation {
+                                tick: t,
+                                units: vec![u.clone()],
+                                text: format!(
+                                    "unit {u} ends the step it began at {from} at {q}, neither at {far}, the far end of the box {p}, nor back where it began"
+                                ),
+                            });
+                        }
+                    }
+                }
+                (false, false) => {
+                    // (A unit never seen on a body entered mid-step: that
+                    // was flagged on entry.)
+                    if let Some((from, held)) = set_out.get_mut(u) {
+                        if p == q {
+                            *held += 1;
+                            if pace.get(u).is_some_and(|&k| *held == k) {
+                                st.overlong_steps += 1;
+                                if notes.len() < 5 {
+                                    notes.push(format!(
+                                        "tick {t}: unit {u} has held the box {q} of its step from {from} for {held} ticks, at {} ticks a cell",
+                                        pace[u]
+                                    ));
+                                }
+                            }
+                        } else if is_step_box(&q, from, s, eight) {
+                            // Called off, and a new step from the same body.
+                            st.steps_called_off += 1;
+                            *held = 1;
+                            if notes.len() < 5 {
+                                notes.push(format!(
+                                    "tick {t}: unit {u} called off its step from {from} (box {p}) for another (box {q})"
+                                ));
+                            }
+                        } else {
+                            v.push(Violation {
+                                tick: t,
+                                units: vec![u.clone()],
+                                text: format!(
+                                    "unit {u} goes from the box {p} to the box {q} in the middle of a step"
+                                ),
+                            });
+                        }
+                    }
+                }
             }
-            if p != q && blocks.covered(map, q) && !blocks.covered(map, p) {
-                v.push(Violation {
-                    tick: t,
-                    units: vec![u.clone()],
-                    text: format!(
-                        "unit {u} enters {q:?}, a cell under a block, from the open cell {p:?}"
-                    ),
-                });
+            if p != q && blocks.covered_cell(map, &p).is_none() {
+                if let Some(c) = blocks.covered_cell(map, &q) {
+                    v.push(Violation {
+                        tick: t,
+                        units: vec![u.clone()],
+                        text: if q.is_square(1) && p.is_square(1) {
+                            format!(
+                                "unit {u} enters {q}, a cell under a block, from the open cell {p}"
+                            )
+                        } else {
+                            format!(
+                                "unit {u} goes from open ground at {p} to {q}, over {}, a cell under a block",
+                                Rect::cell(c)
+                            )
+                        },
+                    });
+                }
             }
             if p != q {
-                if let Some(&w) = prev_at.get(&q) {
-                    if w != u && here.get(w) == Some(&p) && u < w {
+                // Swaps: u now where w was, and w now where u was.
+                for c in q.cells() {
+                    let Some(&w) = prev_at.get(&c) else {
+                        continue;
+                    };
+                    if w == u || swapped.contains(&(w, u)) || swapped.contains(&(u, w)) {
+                        continue;
+                    }
+                    if here.get(w).is_some_and(|wq| wq.meets(&p)) {
+                        swapped.insert((u, w));
                         v.push(Violation {
                             tick: t,
                             units: vec![u.clone(), w.clone()],
-                            text: format!("units {u} and {w} swap cells {p:?} and {q:?}"),
+                            text: if p.is_square(1) && q.is_square(1) {
+                                format!("units {u} and {w} swap cells {p} and {q}")
+                            } else {
+                                format!(
+                                    "units {u} and {w} swap places: {u} goes {p} -> {q}, {w} goes {} -> {}",
+                                    prev[w], here[w]
+                                )
+                            },
                         });
                     }
                 }
@@ -1100,6 +1552,7 @@ fn check(
     let alive_at_end = life.len();
     Checked {
         violations: v,
+        notes,
         stats: st,
         alive_at_end,
         despawns_applied,
@@ -1107,9 +1560,16 @@ fn check(
     }
 }
 
+/// Whether `b` is the box a body of side `s` at `body` sweeps in one step
+/// (straight, or diagonal on an 8-connected map).
+fn is_step_box(b: &Rect, body: &Rect, s: u32, eight: bool) -> bool {
+    let (gw, gh) = (b.w().saturating_sub(s), b.h().saturating_sub(s));
+    b.holds(body) && gw <= 1 && gh <= 1 && gw + gh >= 1 && (eight || gw + gh == 1)
+}
+
 /// A violation with what led to it: the script's events of the ticks just
 /// before, and the units' cells and events.
-fn explain(x: &Violation, events: &[Event], trace: &[Vec<(String, Xy)>], map: &Map) -> String {
+fn explain(x: &Violation, events: &[Event], trace: &[Vec<(String, Rect)>], map: &Map) -> String {
     let mut s = format!("tick {}: {}\n", x.tick, x.text);
     let from = x.tick.saturating_sub(3);
     let _ = writeln!(s, "  events of ticks {from}..={}:", x.tick);
@@ -1125,7 +1585,7 @@ fn explain(x: &Violation, events: &[Event], trace: &[Vec<(String, Xy)>], map: &M
         for (t, rows) in trace.iter().enumerate().take(last + 1).skip(first) {
             match rows.iter().find(|(l, _)| l == u) {
                 Some((_, p)) => {
-                    let _ = write!(s, " t{t}={p:?}");
+                    let _ = write!(s, " t{t}={p}");
                 }
                 None => {
                     let _ = write!(s, " t{t}=absent");
@@ -1137,9 +1597,10 @@ fn explain(x: &Violation, events: &[Event], trace: &[Vec<(String, Xy)>], map: &M
             let _ = writeln!(s, "    line {}: {}", e.line, e.text());
         }
     }
-    // The 7×7 neighbourhood of the first unit's cell at that tick.
+    // The 7×7 neighbourhood of the first unit's top-left cell at that tick.
     if let Some(u) = x.units.first() {
-        if let Some((_, c)) = trace[x.tick as usize].iter().find(|(l, _)| l == u) {
+        if let Some((_, r)) = trace[x.tick as usize].iter().find(|(l, _)| l == u) {
+            let c = r.anchor();
             let _ = writeln!(s, "  map around {c:?} ('@' wall, '.' open):");
             for y in c.1.saturating_sub(3)..=(c.1 + 3).min(map.height - 1) {
                 s.push_str("    ");
@@ -1182,6 +1643,8 @@ struct Case {
     span: u32,
     max_ticks: u32,
     features: Features,
+    /// More flags of `throng run` (a mixed crowd's shares).
+    flags: &'static [&'static str],
 }
 
 impl Case {
@@ -1284,6 +1747,7 @@ fn instance_args(case: &Case, dir: &Path) -> Vec<String> {
         "2".into(),
         "--quiet".into(),
     ]);
+    a.extend(case.flags.iter().map(|f| f.to_string()));
     a
 }
 
@@ -1306,8 +1770,15 @@ fn run_ok(args: &[String], what: &str) {
 }
 
 /// A script drawn by [`Generator`] for the case.
-fn drawn_script(case: &Case, map: &Map, starts: &[Xy]) -> Vec<Event> {
-    let mut gen = Generator::new(map, starts, case.seed, case.units + 150, case.features);
+fn drawn_script(case: &Case, map: &Map, starts: &[Rect]) -> Vec<Event> {
+    let mut gen = Generator::new(
+        map,
+        case.eight,
+        starts,
+        case.seed,
+        case.units + 150,
+        case.features,
+    );
     gen.tick_zero();
     for t in 1..=case.span {
         gen.tick(t, case.span);
@@ -1315,8 +1786,8 @@ fn drawn_script(case: &Case, map: &Map, starts: &[Xy]) -> Vec<Event> {
     gen.finish()
 }
 
-/// Makes a case's script from the map and the starting cells.
-type ScriptMaker<'a> = &'a dyn Fn(&Case, &Map, &[Xy]) -> Vec<Event>;
+/// Makes a case's script from the map and the starting units' bodies.
+type ScriptMaker<'a> = &'a dyn Fn(&Case, &Map, &[Rect]) -> Vec<Event>;
 
 /// Runs one case: reads the map and the starting cells from a run of no
 /// ticks, makes the script, runs it with a trace, checks the trace. Returns
@@ -1360,10 +1831,10 @@ fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
         );
     }
     let rows0 = parse_trace(&std::fs::read_to_string(&trace0).unwrap(), 0);
-    let mut starts = vec![(0, 0); case.units];
-    for (u, p) in &rows0[0] {
+    let mut starts = vec![Rect::cell((0, 0)); case.units];
+    for (u, r) in &rows0[0] {
         let i: usize = u.parse().expect("starting units have numeric labels");
-        starts[i] = *p;
+        starts[i] = *r;
     }
     assert_eq!(rows0[0].len(), case.units, "every starting unit at tick 0");
 
@@ -1443,7 +1914,12 @@ fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
         ));
     }
     let spawned = json_count(&summary, "events", "spawned");
-    if spawned < checked.stats.entries as u64 || spawned > checked.spawns_applied as u64 {
+    // A crowd placed by flags spawns its units larger or slower than a
+    // cell before the first tick.
+    let crowd_spawns = if case.flags.is_empty() { 0 } else { case.units };
+    if spawned < checked.stats.entries as u64
+        || spawned > (checked.spawns_applied + crowd_spawns) as u64
+    {
         problems.push(format!(
             "the summary counts {spawned} spawns; {} units entered the trace out of {} spawned",
             checked.stats.entries, checked.spawns_applied
@@ -1460,11 +1936,15 @@ fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
             checked.alive_at_end
         ));
     }
+    for note in &checked.notes {
+        eprintln!("{}: note: {note}", case.name());
+    }
     let st = checked.stats;
     eprintln!(
         "{}: {} ticks, {} events ({} spawns, {} respawns, {} despawns, {} blocks, {} unblocks, {} goals, {} stops), \
          peak {} units, {} unit-ticks, {} entries ({} waited), {} trapped by blocks, {} unit-ticks inside blocks, \
-         {} diagonal moves, peak {} blocked cells, {:.1} s",
+         {} diagonal moves ({} of bodies), {} body unit-ticks, {} mid-step unit-ticks ({} steps called off, {} overlong), \
+         peak {} blocked cells, {:.1} s",
         case.name(),
         st.ticks,
         st.events,
@@ -1482,6 +1962,11 @@ fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
         st.trapped,
         st.inside_ticks,
         st.diagonals,
+        st.body_diagonals,
+        st.body_ticks,
+        st.mid_step_ticks,
+        st.steps_called_off,
+        st.overlong_steps,
         st.peak_blocked_cells,
         started.elapsed().as_secs_f64()
     );
@@ -1502,7 +1987,7 @@ fn run_case(case: &Case, make_script: ScriptMaker) -> (Option<String>, Stats) {
 /// Runs the cases and fails with every broken rule found; checks that the
 /// scripts did what they are for (units trapped by blocks, blocks lifted,
 /// despawns; with late spawns, spawns that waited and labels spawned again).
-fn run_cases(cases: &[Case]) {
+fn run_cases(cases: &[Case]) -> Stats {
     let mut failures = Vec::new();
     let mut total = Stats::default();
     for case in cases {
@@ -1518,6 +2003,7 @@ fn run_cases(cases: &[Case]) {
         assert!(total.waited > 0, "no spawn ever waited: {total:?}");
         assert!(total.respawns > 0, "no label was spawned again: {total:?}");
     }
+    total
 }
 
 fn generated(w: u32, h: u32, density: f64) -> MapSource {
@@ -1542,6 +2028,7 @@ fn case(
         span,
         max_ticks: span + 60,
         features: AROUND_KNOWN_FAULTS,
+        flags: &[],
     }
 }
 
@@ -1557,27 +2044,69 @@ fn ev(tick: u32, action: Action) -> Event {
 }
 
 fn spawn(unit: &str, at: Xy, goal: Xy) -> Action {
+    spawn_kind(unit, at, goal, CELL)
+}
+
+fn spawn_kind(unit: &str, at: Xy, goal: Xy, kind: Kind) -> Action {
     Action::Spawn {
         unit: unit.into(),
         at,
         goal,
         priority: None,
+        kind,
     }
 }
 
-/// The violations the checker finds in a hand-made trace on a 5×4 map with
-/// one wall at (1, 1).
+/// The violations the checker finds in a hand-made trace of one-cell units
+/// on a 5×4 map with one wall at (1, 1).
 fn violations(
     eight: bool,
-    mut events: Vec<Event>,
+    events: Vec<Event>,
     initial: usize,
     ticks: &[&[(&str, Xy)]],
 ) -> Vec<String> {
-    let map = Map::parse("type octile\nheight 4\nwidth 5\nmap\n.....\n.@...\n.....\n.....\n");
-    script_text(&mut events, "hand-made");
-    let trace: Vec<Vec<(String, Xy)>> = ticks
+    let rows: Vec<Vec<(&str, Rect)>> = ticks
         .iter()
-        .map(|rows| rows.iter().map(|&(u, p)| (u.to_string(), p)).collect())
+        .map(|rows| rows.iter().map(|&(u, p)| (u, Rect::cell(p))).collect())
+        .collect();
+    violations_on(
+        "type octile\nheight 4\nwidth 5\nmap\n.....\n.@...\n.....\n.....\n",
+        eight,
+        events,
+        initial,
+        &rows,
+    )
+}
+
+/// The violations the checker finds in a hand-made trace of rectangles on
+/// an 8×6 map with one wall at (6, 1).
+fn rect_violations(
+    eight: bool,
+    events: Vec<Event>,
+    initial: usize,
+    ticks: &[Vec<(&str, Rect)>],
+) -> Vec<String> {
+    violations_on(
+        "type octile\nheight 6\nwidth 8\nmap\n........\n......@.\n........\n........\n........\n........\n",
+        eight,
+        events,
+        initial,
+        ticks,
+    )
+}
+
+fn violations_on(
+    map: &str,
+    eight: bool,
+    mut events: Vec<Event>,
+    initial: usize,
+    ticks: &[Vec<(&str, Rect)>],
+) -> Vec<String> {
+    let map = Map::parse(map);
+    script_text(&mut events, "hand-made");
+    let trace: Vec<Vec<(String, Rect)>> = ticks
+        .iter()
+        .map(|rows| rows.iter().map(|&(u, r)| (u.to_string(), r)).collect())
         .collect();
     check(&map, eight, &events, initial, &trace)
         .violations
@@ -1796,6 +2325,258 @@ fn checker_catches_each_broken_rule() {
     assert!(found.is_empty(), "a trace keeping the rules: {found:#?}");
 }
 
+/// The rectangle rules, each broken alone in a hand-made trace of bodies
+/// and steps of several ticks, are found at their tick; a trace of a 2×2
+/// body stepping straight and diagonally, a slow one-cell unit's step and
+/// a 3×3 spawn passes.
+#[test]
+fn checker_catches_each_broken_rectangle_rule() {
+    let sq = Rect::square;
+    let bx = |a: Xy, b: Xy| Rect::new(a, b);
+    let one = |p: Xy| Rect::cell(p);
+    let block = |t: u32, a: Xy, b: Xy| ev(t, Action::Block(a, b));
+    let big = |size: u32| Kind {
+        size,
+        pace: 1,
+        curves: false,
+    };
+    // What, 8-connected, the script, starting units, the trace by tick,
+    // a violation expected, whether it is the only one.
+    type Broken<'a> = (
+        &'a str,
+        bool,
+        Vec<Event>,
+        usize,
+        Vec<Vec<(&'a str, Rect)>>,
+        &'a str,
+        bool,
+    );
+    let cases: Vec<Broken> = vec![
+        (
+            "bodies overlapping",
+            true,
+            vec![],
+            2,
+            vec![
+                vec![("0", sq((0, 0), 2)), ("1", sq((2, 0), 2))],
+                vec![("0", sq((0, 0), 2)), ("1", sq((1, 0), 2))],
+            ],
+            "tick 1: units 0 and 1 share cell (1, 0)",
+            true,
+        ),
+        (
+            "a body on a wall",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", sq((5, 0), 2))]],
+            "tick 0: unit 0 at (5, 0) 2×2 holds (6, 1), a wall of the map",
+            true,
+        ),
+        (
+            "a body off the map",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", sq((7, 0), 2))]],
+            "tick 0: unit 0 at (7, 0) 2×2 is outside the map",
+            false,
+        ),
+        (
+            "bodies swapping places",
+            true,
+            vec![],
+            2,
+            vec![
+                vec![("0", sq((0, 0), 2)), ("1", sq((2, 0), 2))],
+                vec![("0", sq((2, 0), 2)), ("1", sq((0, 0), 2))],
+            ],
+            "tick 1: units 0 and 1 swap places: 0 goes (0, 0) 2×2 -> (2, 0) 2×2",
+            false,
+        ),
+        (
+            "a body's diagonal sweeping a unit",
+            true,
+            vec![],
+            2,
+            vec![
+                vec![("0", sq((0, 0), 2)), ("1", one((2, 0)))],
+                vec![("0", sq((1, 1), 2)), ("1", one((2, 0)))],
+            ],
+            "tick 1: unit 0's 2×2 body steps diagonally (0, 0) 2×2 -> (1, 1) 2×2; the box it sweeps, (0, 0) 3×3, meets unit 1 at tick 0",
+            false,
+        ),
+        (
+            "a body's diagonal past a wall",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", sq((5, 2), 2))], vec![("0", sq((4, 1), 2))]],
+            "tick 1: unit 0 moves diagonally (5, 2) 2×2 -> (4, 1) 2×2 past the wall corner (6, 1)",
+            true,
+        ),
+        (
+            "a body jumping",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", sq((0, 0), 2))], vec![("0", sq((2, 0), 2))]],
+            "tick 1: unit 0 jumps from (0, 0) 2×2 (tick 0) to (2, 0) 2×2, not a 8-connected move",
+            true,
+        ),
+        (
+            "a step's box longer than a step",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", one((0, 0)))], vec![("0", bx((0, 0), (2, 0)))]],
+            "tick 1: unit 0 goes from (0, 0) to (0, 0) 3×1: not the box of a 8-connected step of its 1×1 body",
+            true,
+        ),
+        (
+            "a diagonal step's box on a 4-connected map",
+            false,
+            vec![],
+            1,
+            vec![vec![("0", one((0, 0)))], vec![("0", bx((0, 0), (1, 1)))]],
+            "not the box of a 4-connected step",
+            true,
+        ),
+        (
+            "a step ending where it began",
+            true,
+            vec![],
+            1,
+            vec![
+                vec![("0", one((0, 0)))],
+                vec![("0", bx((0, 0), (1, 1)))],
+                vec![("0", one((1, 0)))],
+            ],
+            "tick 2: unit 0 ends the step it began at (0, 0) at (1, 0), neither at (1, 1), the far end of the box (0, 0) 2×2, nor back where it began",
+            true,
+        ),
+        (
+            "a step's box changing half-way",
+            true,
+            vec![],
+            1,
+            vec![
+                vec![("0", one((0, 0)))],
+                vec![("0", bx((0, 0), (1, 0)))],
+                vec![("0", bx((1, 0), (2, 0)))],
+            ],
+            "tick 2: unit 0 goes from the box (0, 0) 2×1 to the box (1, 0) 2×1 in the middle of a step",
+            true,
+        ),
+        (
+            "a body stepping into a block",
+            true,
+            vec![block(1, (3, 0), (3, 0))],
+            1,
+            vec![vec![("0", sq((1, 0), 2))], vec![("0", sq((2, 0), 2))]],
+            "tick 1: unit 0 goes from open ground at (1, 0) 2×2 to (2, 0) 2×2, over (3, 0), a cell under a block",
+            true,
+        ),
+        (
+            "a step's box into a block",
+            true,
+            vec![block(1, (1, 0), (1, 0))],
+            1,
+            vec![vec![("0", one((0, 0)))], vec![("0", bx((0, 0), (1, 0)))]],
+            "tick 1: unit 0 goes from open ground at (0, 0) to (0, 0) 2×1, over (1, 0), a cell under a block",
+            true,
+        ),
+        (
+            "entering without its body",
+            true,
+            vec![ev(1, spawn_kind("a", (0, 0), (4, 4), big(2)))],
+            0,
+            vec![vec![], vec![("a", one((0, 0)))]],
+            "tick 1: unit a enters holding (0, 0), not its 2×2 body",
+            true,
+        ),
+        (
+            "a body entering over a block",
+            true,
+            vec![
+                block(1, (2, 2), (2, 2)),
+                ev(1, spawn_kind("a", (1, 1), (4, 3), big(2))),
+            ],
+            0,
+            vec![vec![], vec![("a", sq((1, 1), 2))]],
+            "tick 1: unit a enters the map at (1, 1) 2×2 over (2, 2), a cell under a block",
+            true,
+        ),
+        (
+            "a starting unit that is no square",
+            true,
+            vec![],
+            1,
+            vec![vec![("0", bx((0, 0), (1, 0)))]],
+            "tick 0: starting unit 0 holds (0, 0) 2×1, not a square body",
+            true,
+        ),
+    ];
+    for (what, eight, events, initial, ticks, expected, alone) in cases {
+        let found = rect_violations(eight, events, initial, &ticks);
+        let seen = found.iter().any(|f| f.contains(expected));
+        assert!(
+            seen && (!alone || found.len() == 1),
+            "{what}: expected {}`{expected}`, found {found:#?}",
+            if alone { "only " } else { "" }
+        );
+    }
+
+    // A trace keeping every rule: a 2×2 body steps right, then diagonally;
+    // a one-cell unit takes two ticks over a step, calls off the next half
+    // way and sets out anew; a 3×3 body enters; a unit trapped by a block
+    // steps out of it.
+    let events = vec![
+        ev(1, spawn_kind("b", (0, 3), (0, 3), big(3))),
+        block(1, (7, 2), (7, 3)),
+        ev(3, Action::Unblock((7, 3), (7, 2))),
+    ];
+    let found = rect_violations(
+        true,
+        events,
+        3,
+        &[
+            vec![("0", sq((0, 0), 2)), ("1", one((4, 4))), ("2", one((7, 2)))],
+            vec![
+                ("0", sq((1, 0), 2)),
+                ("1", bx((3, 4), (4, 4))),
+                ("2", one((7, 3))),
+                ("b", sq((0, 3), 3)),
+            ],
+            vec![
+                ("0", sq((2, 1), 2)),
+                ("1", one((3, 4))),
+                ("2", one((7, 4))),
+                ("b", sq((0, 3), 3)),
+            ],
+            vec![
+                ("0", sq((2, 1), 2)),
+                ("1", bx((3, 3), (4, 4))),
+                ("2", one((7, 4))),
+                ("b", sq((0, 3), 3)),
+            ],
+            vec![
+                ("0", sq((2, 1), 2)),
+                ("1", bx((3, 4), (4, 5))),
+                ("2", one((7, 4))),
+                ("b", sq((0, 3), 3)),
+            ],
+            vec![
+                ("0", sq((2, 1), 2)),
+                ("1", one((3, 4))),
+                ("2", one((7, 4))),
+                ("b", sq((0, 3), 3)),
+            ],
+        ],
+    );
+    assert!(found.is_empty(), "a trace keeping the rules: {found:#?}");
+}
+
 // ---------------------------------------------------------------------------
 // Live runs.
 
@@ -1873,8 +2654,12 @@ fn rooms_and_units_from_the_script_alone_keep_the_rules() {
 #[test]
 fn a_spawned_unit_is_first_seen_on_its_spawn_cell() {
     let c = case("spawn-goal", generated(8, 8, 0.0), false, 1, 1, 5);
-    let script = |_: &Case, _: &Map, starts: &[Xy]| {
-        let at = if starts[0] == (0, 0) { (7, 0) } else { (0, 0) };
+    let script = |_: &Case, _: &Map, starts: &[Rect]| {
+        let at = if starts[0].anchor() == (0, 0) {
+            (7, 0)
+        } else {
+            (0, 0)
+        };
         vec![
             ev(5, spawn("a", at, (7, 7))),
             ev(5, Action::Goal("a".into(), (7, 7))),
@@ -1889,8 +2674,10 @@ fn a_spawned_unit_is_first_seen_on_its_spawn_cell() {
 #[test]
 fn a_starting_unit_inside_a_tick_0_block_is_no_collision() {
     let c = case("start-block", generated(8, 8, 0.0), false, 1, 1, 5);
-    let script =
-        |_: &Case, _: &Map, starts: &[Xy]| vec![ev(0, Action::Block(starts[0], starts[0]))];
+    let script = |_: &Case, _: &Map, starts: &[Rect]| {
+        let at = starts[0].anchor();
+        vec![ev(0, Action::Block(at, at))]
+    };
     let (failure, _) = run_case(&c, &script);
     assert!(failure.is_none(), "{}", failure.unwrap_or_default());
 }
@@ -1912,7 +2699,7 @@ fn a_unit_out_of_a_lifted_block_does_not_walk_into_another() {
         5,
     );
     c.max_ticks = 12;
-    let script = |_: &Case, _: &Map, _: &[Xy]| {
+    let script = |_: &Case, _: &Map, _: &[Rect]| {
         vec![
             ev(0, spawn("a", (3, 0), (3, 0))),
             ev(1, Action::Block((0, 0), (6, 0))),
@@ -1946,6 +2733,53 @@ fn rooms_and_units_from_the_script_alone_with_the_full_stream_keep_the_rules() {
         rooms_and_script_only_cases("rooms-full"),
         FULL,
     ));
+}
+
+/// Cases of mixed kinds: scripts spawning bodies of 1×1 to 3×3 taking 1 to
+/// 3 ticks a cell (curves too, 8-connected), and crowds placed by
+/// `--large`, `--huge` and `--slow`, on small maps for a few hundred ticks.
+fn mixed_cases(tag: &'static str) -> Vec<Case> {
+    let kinds = Features {
+        kinds: true,
+        ..AROUND_KNOWN_FAULTS
+    };
+    let mut cases = vec![
+        case(tag, generated(32, 32, 0.1), false, 41, 20, 250),
+        case(tag, generated(32, 32, 0.1), true, 42, 20, 250),
+        case(tag, MapSource::Rooms { w: 40, h: 40 }, true, 43, 0, 250),
+        Case {
+            flags: &["--large", "0.2", "--huge", "0.1", "--slow", "0.2"],
+            ..case(tag, generated(32, 32, 0.1), false, 44, 40, 200)
+        },
+        Case {
+            flags: &[
+                "--large", "0.25", "--huge", "0.1", "--slow", "0.15", "--pace", "2", "--curves",
+            ],
+            ..case(tag, generated(40, 40, 0.1), true, 45, 50, 200)
+        },
+    ];
+    for c in &mut cases {
+        c.features = kinds;
+    }
+    cases
+}
+
+/// Mixed kinds keep every rule, and the engine's validator counts no
+/// collision; the runs had bodies larger than a cell, steps of several
+/// ticks and diagonals of bodies.
+#[test]
+fn mixed_kinds_keep_the_rules() {
+    let cases = mixed_cases("mixed");
+    let total = run_cases(&cases);
+    assert!(
+        total.body_ticks > 0,
+        "no body larger than a cell: {total:?}"
+    );
+    assert!(
+        total.mid_step_ticks > 0,
+        "no step of several ticks: {total:?}"
+    );
+    assert!(total.body_diagonals > 0, "no diagonal of a body: {total:?}");
 }
 
 /// Cases over many seeds: sizes, densities, rooms, both connectivities,

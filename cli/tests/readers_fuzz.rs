@@ -67,6 +67,9 @@ const ALPHABET: &[&[u8]] = &[
     b"block",
     b"unblock",
     b"priority",
+    b" size ",
+    b" pace ",
+    b" curves",
     b"100000000",
     b"100000001",
 ];

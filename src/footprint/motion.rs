@@ -98,7 +98,9 @@ pub fn rect_at(
     tick: u32,
 ) -> Rect {
     let i = (tick.saturating_sub(start) as usize).min(path.len() - 1);
-    if i > 0 {
+    // A plan ends at rest (a plan cut in the middle of a step leaves the
+    // body on the step's start), so its last tick and later are the body.
+    if i > 0 && i + 1 < path.len() {
         let m = Motion(motions[i - 1]);
         if m.offset() != (0, 0) && path[i] == path[i - 1] {
             return sweep(grid, path[i], m.offset(), size);

@@ -303,9 +303,12 @@ fn spawn_options(fields: &[&str]) -> Result<(UnitKind, u8), String> {
                 curves = true;
                 k += 1;
             }
-            other => return Err(format!(
-                "unknown `spawn` option `{other}`: expected {SPAWN_OPTIONS} after UNIT X Y GX GY"
-            )),
+            other => {
+                let expected = format!("{SPAWN_OPTIONS} after UNIT X Y GX GY");
+                return Err(format!(
+                    "unknown `spawn` option `{other}`: expected {expected}"
+                ));
+            }
         }
     }
     kind.size = size.unwrap_or(1);
