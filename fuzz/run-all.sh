@@ -8,7 +8,7 @@
 #
 # Targets: map scenario plan profile events calls (all by default).
 #
-# New inputs the fuzzers find go to fuzz/work/<target>/ (not committed), the
+# New inputs the fuzzers find go to fuzz/found/<target>/ (not committed), the
 # seeds in fuzz/corpus/<target>/ are read only. A crash stops that target,
 # its input lands in fuzz/artifacts/<target>/, and the script exits 1 once
 # every target has run. Builds without a sanitizer: the readers and the
@@ -28,9 +28,9 @@ export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
 cargo +nightly fuzz build -s none
 failed=0
 for t in "${targets[@]}"; do
-    mkdir -p "work/$t"
-    log="work/$t.log"
-    if cargo +nightly fuzz run -s none "$t" "work/$t" "corpus/$t" -- \
+    mkdir -p "found/$t"
+    log="found/$t.log"
+    if cargo +nightly fuzz run -s none "$t" "found/$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
         -max_len=8192 -print_final_stats=1 >"$log" 2>&1; then
         status="no crash"
@@ -39,7 +39,7 @@ for t in "${targets[@]}"; do
         failed=1
     fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1 || true)
-    corpus=$(find "work/$t" -type f | wc -l)
+    corpus=$(find "found/$t" -type f | wc -l)
     echo "$t: ${runs:-?} inputs in ${secs} s, $status; ${corpus} new corpus entries"
 done
 exit $failed

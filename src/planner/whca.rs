@@ -444,7 +444,8 @@ impl WindowedHca {
                         if found && blocked(grid, &mut h, &scratch.path, w) {
                             // Hardly closer after a whole window: find the units
                             // parked on our way, for the commit to ask them to move.
-                            way_requests(grid, &world_ref.table, &mut h, a, query.start, w, &mut scratch.extra);
+                            let cell = Body { grid, fit: grid, size: 1 };
+                            way_requests(&cell, &world_ref.table, &mut h, a, query.start, w, &mut scratch.extra);
                         }
                         Some((found, (scratch.search.expanded + h.expanded() - before) as u32))
                     });
@@ -1125,40 +1126,39 @@ fn footprint_window(
         h.set_deadline(None);
         return None;
     }
-    if found && blocked(fit, h, &scratch.path, w / kind.pace as u32) {
-        // Follow the way on the body's anchors; ask every unit holding a
-        // cell of the body on it.
-        let mut cur = plan[j];
-        let mut d = h.distance(fit, cur);
-        let mut buf = [Cell(0); 8];
-        for _ in 0..w / kind.pace as u32 {
-            if d == 0 || d == UNREACHABLE {
-                break;
-            }
-            let n = fit.neighbors(cur, &mut buf);
-            let Some(&next) = buf[..n].iter().find(|&&c| h.distance(fit, c) < d) else {
-                break;
-            };
-            for c in body(grid, next, size) {
-                if world.table.hold(c).is_some_and(|(b, _)| b != a) && !scratch.extra.contains(&c) {
-                    scratch.extra.push(c);
-                }
-            }
-            cur = next;
-            d = h.distance(fit, next);
-        }
+    let steps = w / kind.pace as u32;
+    if found && blocked(fit, h, &scratch.path, steps) {
+        let body_at = Body { grid, fit, size };
+        way_requests(
+            &body_at,
+            &world.table,
+            h,
+            a,
+            plan[j],
+            steps,
+            &mut scratch.extra,
+        );
     }
     let expanded = scratch.footprint.expanded + h.expanded() - before;
     h.set_deadline(None);
     Some((found, expanded as u32))
 }
 
-/// Follows the true-distance gradient from `from` for up to `steps` cells and
-/// collects every cell on it held by another unit than `a`: the cells unit
-/// `a` will ask their holders to clear. Reads only, so it runs inside the
-/// parallel search phase; the commit writes the requests.
+/// A unit's body on the map, for [`way_requests`]: its side, and the grid
+/// of anchors it fits on (the map itself for one cell).
+struct Body<'a> {
+    grid: &'a Grid,
+    fit: &'a Grid,
+    size: u32,
+}
+
+/// Follows the true-distance gradient (on the anchors the body fits on)
+/// from `from` for up to `steps` moves and collects every cell of the body
+/// along it held by another unit than `a`: the cells unit `a` will ask
+/// their holders to clear. Reads only, so it runs inside the parallel
+/// search phase; the commit writes the requests.
 fn way_requests(
-    grid: &crate::map::Grid,
+    at: &Body<'_>,
     table: &crate::reservation::ReservationTable,
     h: &mut Heuristic,
     a: AgentId,
@@ -1166,22 +1166,25 @@ fn way_requests(
     steps: u32,
     out: &mut Vec<Cell>,
 ) {
+    let fit = at.fit;
     let mut cur = from;
-    let mut d = h.distance(grid, cur);
+    let mut d = h.distance(fit, cur);
     let mut buf = [Cell(0); 8];
     for _ in 0..steps {
         if d == 0 || d == UNREACHABLE {
             break;
         }
-        let n = grid.neighbors(cur, &mut buf);
-        let Some(&next) = buf[..n].iter().find(|&&c| h.distance(grid, c) < d) else {
+        let n = fit.neighbors(cur, &mut buf);
+        let Some(&next) = buf[..n].iter().find(|&&c| h.distance(fit, c) < d) else {
             break;
         };
-        if table.hold(next).is_some_and(|(b, _)| b != a) {
-            out.push(next);
+        for c in body(at.grid, next, at.size) {
+            if table.hold(c).is_some_and(|(b, _)| b != a) && !out.contains(&c) {
+                out.push(c);
+            }
         }
         cur = next;
-        d = h.distance(grid, next);
+        d = h.distance(fit, next);
     }
 }
 
