@@ -23,13 +23,13 @@ const CO: PlannerKind = PlannerKind::Co {
 };
 const WHCA: PlannerKind = PlannerKind::Whca { window: 16 };
 
-fn generated(agents: usize) -> Instance {
+fn generated(units: usize) -> Instance {
     let grid = Arc::new(generate_map(
         "32x32:0.2".parse().unwrap(),
         Connectivity::Four,
         1,
     ));
-    crowded_instance(grid, agents, 2, 1000 + agents as u64).unwrap()
+    crowded_instance(grid, units, 2, 1000 + units as u64).unwrap()
 }
 
 fn den520d() -> Instance {
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
             assert_eq!(s.collisions, 0, "{name} {label}");
             eprintln!(
                 "{name} {label}: {} of {} units home, sum of costs {}",
-                s.reached, s.agents, s.soc
+                s.reached, s.units, s.soc
             );
         }
         g.finish();

@@ -17,10 +17,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use throng::agents::UnitKind;
 use throng::engine::{SimConfig, Simulation, UnitSpec};
 use throng::footprint::mixed_crowd;
 use throng::map::{generate_map, random_instance, Connectivity, Grid};
+use throng::units::UnitKind;
 
 const UNITS: usize = 2_000;
 const TICKS: u32 = 100;

@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use throng::agents::UnitKind;
 use throng::prelude::*;
+use throng::units::UnitKind;
 
 const W: u32 = 40;
 const H: u32 = 20;

@@ -1,16 +1,18 @@
 //! Throng: cooperative pathfinding for thousands of units on a grid.
 //!
-//! Layers, in the order data flows (see `DESIGN.md`): [`map`] (the static grid
-//! and its files), [`agents`] (struct-of-arrays unit storage), [`distance`]
-//! (true-distance heuristics), [`reservation`] (the space-time reservation
-//! table), [`search`] (A* kernels), [`planner`] (LRA*, CA*, HCA*, WHCA*),
-//! [`engine`] (the tick loop and metrics), [`validate`] and [`io`]; beside
-//! them [`motion`] (Pinter's realistic motion: smoothing, turning radius,
-//! Directional A*, hybrid search, display smoothing of executed trajectories).
+//! Layers, each using only those before it (`docs/architecture.md`):
+//! [`map`] (the static grid and its files), [`queue`] (the searches'
+//! priority queues), [`units`] (struct-of-arrays unit storage and kinds),
+//! [`io`] (plan and event files), [`validate`], [`distance`] (true-distance
+//! heuristics), [`reservation`] (the space-time reservation table),
+//! [`search`] (A* kernels), [`footprint`] (bodies larger or slower than a
+//! cell), [`world`] (the state planners share and the job scheduler),
+//! [`planner`] (LRA*, CA*, HCA*, WHCA*, the conflict-oriented family, OD+ID)
+//! and beside it [`motion`] (Pinter's realistic motion), and [`engine`] (the
+//! live `Simulation`).
 
 #![warn(missing_docs)]
 
-pub mod agents;
 pub mod distance;
 pub mod engine;
 pub mod footprint;
@@ -19,13 +21,15 @@ pub mod map;
 pub mod motion;
 pub mod planner;
 pub mod profiling;
+pub mod queue;
 pub mod reservation;
 pub mod search;
+pub mod units;
 pub mod validate;
+pub mod world;
 
 /// The names a game embedding Throng needs most.
 pub mod prelude {
-    pub use crate::agents::{AgentId, Agents, UnitId, UnitState};
     pub use crate::engine::{
         Budget, Event, EventKind, History, RunSummary, SimConfig, SimError, Simulation, UnitSpec,
         World,
@@ -35,6 +39,7 @@ pub mod prelude {
         Rect,
     };
     pub use crate::planner::{Planner, PlannerKind};
+    pub use crate::units::{Slot, UnitId, UnitState, Units};
     pub use crate::validate::{validate_plan, validate_steps};
 }
 

@@ -53,12 +53,12 @@ fn run(inst: &Instance, planner: PlannerKind, max_ticks: u32) -> throng::engine:
 #[test]
 fn co_planners_are_valid_on_crowded_generated_maps() {
     for conn in [Connectivity::Four, Connectivity::Eight] {
-        for (spec, agents) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 50)] {
+        for (spec, units) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 50)] {
             for seed in 1..=2 {
                 let grid = Arc::new(generate_map(spec.parse().unwrap(), conn, seed));
                 let instances = [
-                    random_instance(grid.clone(), agents, seed).unwrap(),
-                    crowded_instance(grid.clone(), agents, 2, seed).unwrap(),
+                    random_instance(grid.clone(), units, seed).unwrap(),
+                    crowded_instance(grid.clone(), units, 2, seed).unwrap(),
                 ];
                 for inst in &instances {
                     for window in [4, 16] {
@@ -81,7 +81,7 @@ fn co_planners_are_valid_on_crowded_generated_maps() {
 
 #[test]
 fn co_planners_are_valid_on_small_benchmark_maps() {
-    for (name, agents) in [
+    for (name, units) in [
         ("random-32-32-20", 100),
         ("room-32-32-4", 60),
         ("maze-32-32-2", 50),
@@ -90,7 +90,7 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
         let grid =
             Arc::new(read_map(&dir.join(format!("{name}.map")), Connectivity::Four).unwrap());
         let scen = read_scenario(&dir.join(format!("scen/{name}-random-1.scen"))).unwrap();
-        let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), name).unwrap();
+        let inst = Instance::from_scenario(grid.clone(), &scen, Some(units), name).unwrap();
         for planner in co_planners(16) {
             let mut sim = Simulation::new(&inst, config(planner, 300)).expect("a valid instance");
             let summary = sim.run();
@@ -104,8 +104,8 @@ fn co_planners_are_valid_on_small_benchmark_maps() {
             );
             assert_eq!(summary.collisions, 0, "{name} {}", planner.label());
             assert!(
-                summary.reached >= agents / 2,
-                "{name} {}: only {} of {agents} reached their goal",
+                summary.reached >= units / 2,
+                "{name} {}: only {} of {units} reached their goal",
                 planner.label(),
                 summary.reached
             );

@@ -7,9 +7,9 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use throng::agents::AgentId;
 use throng::map::Cell;
 use throng::reservation::{ClaimError, ReservationTable};
+use throng::units::Slot;
 
 #[test]
 fn two_claims_on_one_cell_leave_one_owner() {
@@ -18,7 +18,7 @@ fn two_claims_on_one_cell_leave_one_owner() {
         let handles: Vec<_> = (0..2u32)
             .map(|k| {
                 let t = table.clone();
-                thread::spawn(move || t.claim(Cell(1), 1, AgentId(k), 0))
+                thread::spawn(move || t.claim(Cell(1), 1, Slot(k), 0))
             })
             .collect();
         let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
@@ -27,7 +27,7 @@ fn two_claims_on_one_cell_leave_one_owner() {
         let owner = table.occupant(Cell(1), 1).expect("claimed");
         for (k, r) in results.iter().enumerate() {
             match r {
-                Ok(()) => assert_eq!(owner, AgentId(k as u32)),
+                Ok(()) => assert_eq!(owner, Slot(k as u32)),
                 Err(ClaimError::Taken(b)) => assert_eq!(*b, owner),
                 Err(e) => panic!("{e:?}"),
             }
@@ -39,18 +39,18 @@ fn two_claims_on_one_cell_leave_one_owner() {
 fn a_release_racing_a_claim_never_leaves_two_owners() {
     loom::model(|| {
         let table = Arc::new(ReservationTable::new(4, 2, 4));
-        table.claim(Cell(2), 1, AgentId(0), 0).unwrap();
+        table.claim(Cell(2), 1, Slot(0), 0).unwrap();
         let t = table.clone();
-        let releaser = thread::spawn(move || t.release(Cell(2), 1, AgentId(0)));
+        let releaser = thread::spawn(move || t.release(Cell(2), 1, Slot(0)));
         let t = table.clone();
-        let claimer = thread::spawn(move || t.claim(Cell(2), 1, AgentId(1), 0));
+        let claimer = thread::spawn(move || t.claim(Cell(2), 1, Slot(1), 0));
         releaser.join().unwrap();
         let claimed = claimer.join().unwrap();
         let owner = table.occupant(Cell(2), 1);
         match claimed {
-            Ok(()) => assert_eq!(owner, Some(AgentId(1))),
+            Ok(()) => assert_eq!(owner, Some(Slot(1))),
             Err(ClaimError::Taken(b)) => {
-                assert_eq!(b, AgentId(0));
+                assert_eq!(b, Slot(0));
                 assert_eq!(owner, None, "released after the failed claim");
             }
             Err(e) => panic!("{e:?}"),
@@ -63,16 +63,16 @@ fn claims_on_two_cells_sharing_a_word_both_stand() {
     loom::model(|| {
         let table = Arc::new(ReservationTable::new(4, 2, 4));
         let t = table.clone();
-        let a = thread::spawn(move || t.claim(Cell(0), 1, AgentId(0), 0));
+        let a = thread::spawn(move || t.claim(Cell(0), 1, Slot(0), 0));
         let t = table.clone();
-        let b = thread::spawn(move || t.claim(Cell(3), 1, AgentId(1), 0));
+        let b = thread::spawn(move || t.claim(Cell(3), 1, Slot(1), 0));
         a.join().unwrap().unwrap();
         b.join().unwrap().unwrap();
-        assert_eq!(table.occupant(Cell(0), 1), Some(AgentId(0)));
-        assert_eq!(table.occupant(Cell(3), 1), Some(AgentId(1)));
+        assert_eq!(table.occupant(Cell(0), 1), Some(Slot(0)));
+        assert_eq!(table.occupant(Cell(3), 1), Some(Slot(1)));
         // Both claim bits set: the moves' fast path sees both cells taken.
         let grid = throng::map::Grid::from_rows(&["...."], throng::map::Connectivity::Four);
-        assert!(!table.move_is_free(&grid, AgentId(2), Cell(1), Cell(0), 0));
-        assert!(!table.move_is_free(&grid, AgentId(2), Cell(2), Cell(3), 0));
+        assert!(!table.move_is_free(&grid, Slot(2), Cell(1), Cell(0), 0));
+        assert!(!table.move_is_free(&grid, Slot(2), Cell(2), Cell(3), 0));
     });
 }

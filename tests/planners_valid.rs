@@ -22,11 +22,11 @@ fn planners() -> [PlannerKind; 6] {
 #[test]
 fn all_planners_produce_valid_plans_on_generated_maps() {
     for conn in [Connectivity::Four, Connectivity::Eight] {
-        for (spec, agents) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 40)] {
+        for (spec, units) in [("16x16:0.2", 60), ("32x32:0.2", 100), ("24x24:0.3", 40)] {
             for seed in 1..=3 {
                 let spec: GeneratorSpec = spec.parse().unwrap();
                 let grid = Arc::new(generate_map(spec, conn, seed));
-                let inst = random_instance(grid, agents, seed).unwrap();
+                let inst = random_instance(grid, units, seed).unwrap();
                 for planner in planners() {
                     let mut sim = Simulation::new(
                         &inst,

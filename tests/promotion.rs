@@ -91,14 +91,14 @@ fn a_unit_gets_past_a_parked_one_that_can_step_aside() {
 #[test]
 fn promotions_inside_batches_never_collide() {
     let dir = common::small_maps();
-    for (map, agents) in [
+    for (map, units) in [
         ("maze-32-32-2", 200),
         ("room-32-32-4", 250),
         ("random-32-32-20", 250),
     ] {
         let grid = Arc::new(read_map(&dir.join(format!("{map}.map")), Connectivity::Four).unwrap());
         let scen = read_scenario(&dir.join(format!("scen/{map}-random-1.scen"))).unwrap();
-        let inst = Instance::from_scenario(grid.clone(), &scen, Some(agents), map).unwrap();
+        let inst = Instance::from_scenario(grid.clone(), &scen, Some(units), map).unwrap();
         for threads in [1, 2] {
             let s = Simulation::new(
                 &inst,
@@ -111,7 +111,7 @@ fn promotions_inside_batches_never_collide() {
             .run();
             assert_eq!(
                 s.collisions, 0,
-                "{map}, {agents} units, {threads} threads: {s:?}"
+                "{map}, {units} units, {threads} threads: {s:?}"
             );
             assert!(s.promotions > 0, "{map}: no promotion");
         }

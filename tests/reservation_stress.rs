@@ -8,9 +8,9 @@ use std::sync::Barrier;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use throng::agents::AgentId;
 use throng::map::Cell;
 use throng::reservation::{ClaimError, ReservationTable};
+use throng::units::Slot;
 
 const THREADS: usize = 8;
 const CELLS: u32 = 4096;
@@ -24,14 +24,14 @@ fn concurrent_claims_have_exactly_one_winner() {
         400_000
     };
     let table = ReservationTable::new(CELLS as usize, TICKS, CELLS as usize * 2);
-    // winners[t * CELLS + c] = 1 + the agent that won (cell c, tick t).
+    // winners[t * CELLS + c] = 1 + the unit that won (cell c, tick t).
     let winners: Vec<AtomicU32> = (0..CELLS * TICKS).map(|_| AtomicU32::new(0)).collect();
     let barrier = Barrier::new(THREADS);
     std::thread::scope(|s| {
         for thread in 0..THREADS {
             let (table, winners, barrier) = (&table, &winners, &barrier);
             s.spawn(move || {
-                let me = AgentId(thread as u32);
+                let me = Slot(thread as u32);
                 let mut rng = ChaCha8Rng::seed_from_u64(thread as u64);
                 barrier.wait();
                 for _ in 0..claims_per_thread {
@@ -78,7 +78,7 @@ fn release_and_reclaim_race_cleanly() {
         for thread in 0..THREADS {
             let (table, held) = (&table, &held);
             s.spawn(move || {
-                let me = AgentId(thread as u32);
+                let me = Slot(thread as u32);
                 let mut rng = ChaCha8Rng::seed_from_u64(100 + thread as u64);
                 for _ in 0..rounds {
                     let c = rng.gen_range(0..64u32);

@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use throng::agents::UnitKind;
 use throng::footprint::mixed_crowd;
 use throng::map::GeneratorSpec;
 use throng::prelude::*;
+use throng::units::UnitKind;
 
 fn config(threads: usize) -> SimConfig {
     SimConfig {
@@ -112,7 +112,7 @@ fn slow_and_curving_units_keep_their_pace_and_arrive() {
     for (k, &u) in units.iter().enumerate() {
         let (s, g) = crowd[k];
         let steps = grid.grid_distance(s, g) as u64;
-        let arrived = sim.world().agents.first_arrival[u.slot() as usize] as u64;
+        let arrived = sim.world().units().first_arrival[u.slot() as usize] as u64;
         assert!(arrived >= steps * kinds[k].pace as u64, "unit {k} too fast");
     }
 }

@@ -35,8 +35,13 @@ pub struct BnayaArgs {
     #[arg(long, default_value_t = 10)]
     pub maps: u64,
     /// Unit counts, comma-separated.
-    #[arg(long, default_value = "10,20,30,40,50,60,70", value_delimiter = ',')]
-    pub agents: Vec<usize>,
+    #[arg(
+        long,
+        visible_alias = "agents",
+        default_value = "10,20,30,40,50,60,70",
+        value_delimiter = ','
+    )]
+    pub units: Vec<usize>,
     /// Map size and obstacle density.
     #[arg(long, default_value = "32x32:0.2")]
     pub generate: String,
@@ -81,7 +86,7 @@ pub struct BnayaPoint {
     /// Planner label.
     pub planner: String,
     /// Units per instance.
-    pub agents: usize,
+    pub units: usize,
     /// Instances run.
     pub instances: usize,
     /// Share of instances with every unit home.
@@ -152,7 +157,7 @@ fn measure_set(
                 .collect()
         })
         .collect();
-    let solved = |s: &RunSummary| s.reached == s.agents;
+    let solved = |s: &RunSummary| s.reached == s.units;
     let common: Vec<usize> = (0..instances.len())
         .filter(|&k| runs.iter().all(|r| solved(&r[k])))
         .collect();
@@ -163,7 +168,7 @@ fn measure_set(
             let m = r.len().max(1) as f64;
             BnayaPoint {
                 planner: planner.label(),
-                agents: instances.first().map_or(0, Instance::len),
+                units: instances.first().map_or(0, Instance::len),
                 instances: r.len(),
                 instance_success: r.iter().filter(|s| solved(s)).count() as f64 / m,
                 unit_success: r.iter().map(|s| s.success_rate).sum::<f64>() / m,
@@ -238,7 +243,7 @@ const MEASURES: [Measure; 4] = [
 ];
 
 /// The generated-map measures as text tables, one row per unit count.
-pub fn tables(points: &[BnayaPoint], planners: &[String], agents: &[usize]) -> String {
+pub fn tables(points: &[BnayaPoint], planners: &[String], units: &[usize]) -> String {
     let mut out = String::new();
     let measures: [Measure; 5] = [
         MEASURES[0],
@@ -261,11 +266,11 @@ pub fn tables(points: &[BnayaPoint], planners: &[String], agents: &[usize]) -> S
             let _ = write!(out, " {:>6}", "common");
         }
         out.push('\n');
-        for &n in agents {
+        for &n in units {
             let _ = write!(out, "{n:>6}");
             let row: Vec<&BnayaPoint> = planners
                 .iter()
-                .filter_map(|p| points.iter().find(|q| &q.planner == p && q.agents == n))
+                .filter_map(|p| points.iter().find(|q| &q.planner == p && q.units == n))
                 .collect();
             for q in &row {
                 let _ = write!(out, " {:>14.2}", f(q));
@@ -281,7 +286,7 @@ pub fn tables(points: &[BnayaPoint], planners: &[String], agents: &[usize]) -> S
 
 /// The den520d results beside the seed's Table II.
 pub fn den_table(title: &str, points: &[BnayaPoint]) -> String {
-    let (units, instances) = points.first().map_or((0, 0), |p| (p.agents, p.instances));
+    let (units, instances) = points.first().map_or((0, 0), |p| (p.units, p.instances));
     let mut out = format!(
         "\n{title}, {units} units, {instances} instances (seed's Table II, 10 units, 20 instances: success / cost / time: CO-WHCA* 1 / 767 / 31, CO-WHCA*P 1 / 744 / 2,854, WHCA* 0.85 / 785 / 1,082)\n"
     );
@@ -301,13 +306,13 @@ pub fn den_table(title: &str, points: &[BnayaPoint]) -> String {
 }
 
 fn csv(points: &[BnayaPoint]) -> String {
-    let mut s = String::from("planner,agents,instances,instance_success,unit_success,soc,soc_common,common_instances,time_ms,collisions\n");
+    let mut s = String::from("planner,units,instances,instance_success,unit_success,soc,soc_common,common_instances,time_ms,collisions\n");
     for p in points {
         let _ = writeln!(
             s,
             "{},{},{},{:.4},{:.4},{:.2},{:.2},{},{:.4},{}",
             p.planner,
-            p.agents,
+            p.units,
             p.instances,
             p.instance_success,
             p.unit_success,
@@ -326,19 +331,19 @@ fn chart(
     title: &str,
     points: &[BnayaPoint],
     planners: &[String],
-    agents: &[usize],
+    units: &[usize],
     f: fn(&BnayaPoint) -> f64,
     log: bool,
 ) -> Result<(), CliError> {
     let lines: Vec<(String, Vec<(f64, f64)>)> = planners
         .iter()
         .map(|label| {
-            let pts = agents
+            let pts = units
                 .iter()
                 .filter_map(|&n| {
                     points
                         .iter()
-                        .find(|p| &p.planner == label && p.agents == n)
+                        .find(|p| &p.planner == label && p.units == n)
                         .map(|p| (n as f64, f(p)))
                 })
                 .collect();
@@ -380,7 +385,7 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
     ];
     let mut total = 0u64;
     if !args.skip_generated {
-        total += planners.len() as u64 * args.agents.len() as u64 * args.maps;
+        total += planners.len() as u64 * args.units.len() as u64 * args.maps;
     }
     if !args.skip_den {
         total += 2 * den_planners.len() as u64 * args.den_instances as u64;
@@ -392,7 +397,7 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
     );
     let mut results = BnayaResults::default();
     if !args.skip_generated {
-        for &n in &args.agents {
+        for &n in &args.units {
             let instances = generated_instances(args, n)?;
             results
                 .generated
@@ -406,7 +411,7 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
     }
     bar.finish_and_clear();
     if !args.skip_generated {
-        println!("{}", tables(&results.generated, &labels, &args.agents));
+        println!("{}", tables(&results.generated, &labels, &args.units));
         write_file(&args.out_dir.join("bnaya.csv"), csv(&results.generated))?;
         for (key, title, f) in MEASURES {
             chart(
@@ -414,7 +419,7 @@ pub fn run(args: &BnayaArgs) -> Result<BnayaResults, CliError> {
                 title,
                 &results.generated,
                 &labels,
-                &args.agents,
+                &args.units,
                 f,
                 key == "time_ms",
             )?;

@@ -1,4 +1,4 @@
-//! `throng experiment lifelong`: lifelong multi-agent pathfinding, as in
+//! `throng experiment lifelong`: lifelong multi-unit pathfinding, as in
 //! the League of Robot Runners and Li et al.'s RHCR (2021): every unit
 //! always has a next task. Units start on random cells with a queue of
 //! random goals; each time one arrives, a new random goal joins its queue.

@@ -25,10 +25,11 @@ pub struct SilverArgs {
     /// Unit counts, comma-separated.
     #[arg(
         long,
+        visible_alias = "agents",
         default_value = "10,20,30,40,50,60,70,80,90,100",
         value_delimiter = ','
     )]
-    pub agents: Vec<usize>,
+    pub units: Vec<usize>,
     /// Map size and obstacle density.
     #[arg(long, default_value = "32x32:0.2")]
     pub generate: String,
@@ -49,7 +50,7 @@ pub struct SilverPoint {
     /// Planner label.
     pub planner: String,
     /// Units.
-    pub agents: usize,
+    pub units: usize,
     /// Share of units home within the limit.
     pub success: f64,
     /// Mean turns to first reach the goal.
@@ -86,10 +87,10 @@ pub fn measure(args: &SilverArgs, progress: &ProgressBar) -> Result<Vec<SilverPo
     let planners = silver_planners();
     let mut points = Vec::new();
     for &planner in &planners {
-        for &n in &args.agents {
+        for &n in &args.units {
             let mut p = SilverPoint {
                 planner: planner.label(),
-                agents: n,
+                units: n,
                 ..Default::default()
             };
             for m in 0..args.maps {
@@ -150,7 +151,7 @@ const MEASURES: [Measure; 5] = [
 ];
 
 /// The five measures as text tables, one row per unit count.
-pub fn tables(points: &[SilverPoint], agents: &[usize]) -> String {
+pub fn tables(points: &[SilverPoint], units: &[usize]) -> String {
     let planners: Vec<String> = silver_planners().iter().map(|p| p.label()).collect();
     let mut out = String::new();
     for (key, title, f) in MEASURES {
@@ -163,19 +164,19 @@ pub fn tables(points: &[SilverPoint], agents: &[usize]) -> String {
             let _ = write!(out, " {:>10}", "bound");
         }
         out.push('\n');
-        for &n in agents {
+        for &n in units {
             let _ = write!(out, "{n:>6}");
             for p in &planners {
                 let v = points
                     .iter()
-                    .find(|q| &q.planner == p && q.agents == n)
+                    .find(|q| &q.planner == p && q.units == n)
                     .map_or(f64::NAN, f);
                 let _ = write!(out, " {v:>10.3}");
             }
             if key == "path_length" {
                 let lb = points
                     .iter()
-                    .filter(|q| q.agents == n)
+                    .filter(|q| q.units == n)
                     .map(|q| q.lower_bound)
                     .fold(0.0, f64::max);
                 let _ = write!(out, " {lb:>10.2}");
@@ -187,13 +188,13 @@ pub fn tables(points: &[SilverPoint], agents: &[usize]) -> String {
 }
 
 fn csv(points: &[SilverPoint]) -> String {
-    let mut s = String::from("planner,agents,success_rate,mean_path_len,lower_bound_path_len,cycles_per_agent,init_ms,max_tick_ms,mean_tick_ms,collisions\n");
+    let mut s = String::from("planner,units,success_rate,mean_path_len,lower_bound_path_len,cycles_per_agent,init_ms,max_tick_ms,mean_tick_ms,collisions\n");
     for p in points {
         let _ = writeln!(
             s,
             "{},{},{:.4},{:.3},{:.3},{:.4},{:.4},{:.4},{:.4},{}",
             p.planner,
-            p.agents,
+            p.units,
             p.success,
             p.path_len,
             p.lower_bound,
@@ -211,19 +212,19 @@ fn chart(
     path: &Path,
     title: &str,
     points: &[SilverPoint],
-    agents: &[usize],
+    units: &[usize],
     f: fn(&SilverPoint) -> f64,
 ) -> Result<(), CliError> {
     let lines: Vec<(String, Vec<(f64, f64)>)> = silver_planners()
         .iter()
         .map(|planner| {
             let label = planner.label();
-            let pts = agents
+            let pts = units
                 .iter()
                 .filter_map(|&n| {
                     points
                         .iter()
-                        .find(|p| p.planner == label && p.agents == n)
+                        .find(|p| p.planner == label && p.units == n)
                         .map(|p| (n as f64, f(p)))
                 })
                 .collect();
@@ -235,7 +236,7 @@ fn chart(
 
 /// Runs the experiment, prints the tables, writes CSV and SVG charts.
 pub fn run(args: &SilverArgs) -> Result<Vec<SilverPoint>, CliError> {
-    let total = silver_planners().len() as u64 * args.agents.len() as u64 * args.maps;
+    let total = silver_planners().len() as u64 * args.units.len() as u64 * args.maps;
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise}")
@@ -243,14 +244,14 @@ pub fn run(args: &SilverArgs) -> Result<Vec<SilverPoint>, CliError> {
     );
     let points = measure(args, &bar)?;
     bar.finish_and_clear();
-    println!("{}", tables(&points, &args.agents));
+    println!("{}", tables(&points, &args.units));
     write_file(&args.out_dir.join("silver.csv"), csv(&points))?;
     for (key, title, f) in MEASURES {
         chart(
             &args.out_dir.join(format!("{key}.svg")),
             title,
             &points,
-            &args.agents,
+            &args.units,
             f,
         )?;
     }

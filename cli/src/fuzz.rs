@@ -87,8 +87,8 @@ pub fn scenario(data: &[u8]) -> bool {
     match parse_scenario(text, Path::new("fuzz.scen")) {
         Ok(scen) => {
             let grid = test_grid();
-            for agents in [None, Some(1), Some(scen.entries.len() + 1)] {
-                match Instance::from_scenario(grid.clone(), &scen, agents, "m.map") {
+            for units in [None, Some(1), Some(scen.entries.len() + 1)] {
+                match Instance::from_scenario(grid.clone(), &scen, units, "m.map") {
                     Ok(inst) => {
                         assert!(inst.check_distinct().is_ok());
                         let _ = inst.unreachable_units();

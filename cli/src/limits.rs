@@ -51,7 +51,7 @@ pub const FRACTION: RangeInclusive<f64> = 0.0..=1.0;
 
 /// Ticks a cell of the `--slow` units: the engine's range of paces (a
 /// slower unit's step outlasts most windows).
-pub const PACE: RangeInclusive<u32> = 1..=throng::agents::MAX_PACE as u32;
+pub const PACE: RangeInclusive<u32> = 1..=throng::units::MAX_PACE as u32;
 
 /// Wall-clock planning budget per tick, microseconds: up to one minute. (The
 /// budget is turned into a deadline; a huge one would overflow the clock.)
@@ -96,7 +96,7 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
     in_range("window", args.window, &WINDOW)?;
     in_range("threads", args.threads, &THREADS)?;
     in_range("max-ticks", args.max_ticks, &MAX_TICKS)?;
-    in_range("agents", args.agents, &AGENTS)?;
+    in_range("units", args.units, &AGENTS)?;
     in_range("budget-us", args.budget_us, &BUDGET_US)?;
     in_range("budget-nodes", args.budget_nodes, &BUDGET_NODES)?;
     in_range("time-limit-ms", args.time_limit_ms, &TIME_LIMIT_MS)?;
@@ -112,10 +112,10 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
             .parse()
             .map_err(|e| CliError::Usage(format!("--generate: {e}")))?;
         let cells = spec.width as u64 * spec.height as u64;
-        if let Some(n) = args.agents {
+        if let Some(n) = args.units {
             if n as u64 > cells {
                 return Err(CliError::Usage(format!(
-                    "--agents {n} is out of range: a {}x{} map has {cells} cells",
+                    "--units {n} is out of range: a {}x{} map has {cells} cells",
                     spec.width, spec.height
                 )));
             }
@@ -246,7 +246,7 @@ pub fn check_memory_for(
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     Err(CliError::Usage(format!(
         "{} with {} units on a {}x{} map for --max-ticks {} would need about {:.1} GiB \
-         (at most {:.0} GiB): lower --max-ticks, --agents, --window or --threads",
+         (at most {:.0} GiB): lower --max-ticks, --units, --window or --threads",
         config.planner.label(),
         units,
         grid.width(),
@@ -307,10 +307,10 @@ mod tests {
             (
                 RunArgs {
                     generate: Some("4x4".into()),
-                    agents: Some(17),
+                    units: Some(17),
                     ..args()
                 },
-                "--agents 17 is out of range: a 4x4 map has 16 cells",
+                "--units 17 is out of range: a 4x4 map has 16 cells",
             ),
         ];
         for (a, needle) in cases {

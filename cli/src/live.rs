@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use throng::agents::{AgentId, UnitId};
 use throng::engine::ScriptPlayer;
 use throng::engine::{EventKind, Simulation};
 use throng::io::{Action, ScriptedEvent};
+use throng::units::{Slot, UnitId};
 
 use super::error::CliError;
 use super::mixed::Crowd;
@@ -351,7 +351,7 @@ impl Driver {
         for (s, o) in self.open.iter_mut().enumerate() {
             if o.take().is_some() {
                 let unreachable = ids[s]
-                    .is_some_and(|id| sim.state(id) == Ok(throng::agents::UnitState::Unreachable));
+                    .is_some_and(|id| sim.state(id) == Ok(throng::units::UnitState::Unreachable));
                 if unreachable {
                     self.orders.unreachable += 1;
                 } else {
@@ -415,9 +415,9 @@ impl Driver {
             return Ok(());
         };
         let tick = sim.ticks();
-        let agents = &sim.world().agents;
+        let units = sim.world().units();
         for id in sim.units() {
-            if !agents.on_map(AgentId(id.slot())) {
+            if !units.on_map(Slot(id.slot())) {
                 continue;
             }
             let r = sim.rect(id)?;

@@ -11,11 +11,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use throng::agents::{UnitId, UnitKind, MAX_SIZE};
 use throng::distance::{bfs_distances, UNREACHABLE};
 use throng::engine::{claims_of, Simulation};
 use throng::footprint::{fit_grid, mixed_crowd};
 use throng::map::{Cell, Grid, Instance};
+use throng::units::{UnitId, UnitKind, MAX_SIZE};
 
 use super::error::CliError;
 use super::run::RunArgs;

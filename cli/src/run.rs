@@ -47,8 +47,8 @@ pub struct RunArgs {
     pub generate: Option<String>,
     /// Number of units (first N rows of the scenario) [default: 100 generated, all rows of a scenario].
     #[arg(long = "units", visible_alias = "agents")]
-    #[serde(alias = "units")]
-    pub agents: Option<usize>,
+    #[serde(alias = "agents")]
+    pub units: Option<usize>,
     /// Planner: lra, ca, hca, whca; or an optimal solver: odid-split, odid, od, od-sid, astar-joint, astar-joint-id [default: whca].
     #[arg(long)]
     pub planner: Option<String>,
@@ -207,7 +207,7 @@ impl RunArgs {
             map,
             scen,
             generate,
-            agents,
+            units,
             planner,
             window,
             connectivity,
@@ -318,24 +318,19 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
             let name = map
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            Ok(Instance::from_scenario(
-                grid,
-                &scenario,
-                args.agents,
-                &name,
-            )?)
+            Ok(Instance::from_scenario(grid, &scenario, args.units, &name)?)
         }
         (None, None, generate) => {
             let spec: GeneratorSpec = generate.as_deref().unwrap_or("32x32:0.2").parse()?;
             let grid = Arc::new(generate_map(spec, conn, seed).with_corner_cutting(cutting));
-            let mut inst = random_instance(grid, args.agents.unwrap_or(100), seed)?;
+            let mut inst = random_instance(grid, args.units.unwrap_or(100), seed)?;
             inst.map_name = format!("generated-{}x{}-{}", spec.width, spec.height, seed);
             Ok(inst)
         }
         (Some(map), None, None) => {
             // A map without a scenario: random distinct starts and goals on it.
             let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(cutting));
-            let mut inst = random_instance(grid, args.agents.unwrap_or(100), seed)?;
+            let mut inst = random_instance(grid, args.units.unwrap_or(100), seed)?;
             inst.map_name = map
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -408,7 +403,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     let (instance, crowd) = match &crowd_spec {
         Some(spec) => {
             let map = load_map_only(&args)?;
-            let n = args.agents.unwrap_or(100);
+            let n = args.units.unwrap_or(100);
             let crowd = place_crowd(&map.grid, n, spec, config.seed)?;
             (crowd.instance(map), Some(crowd))
         }
@@ -613,7 +608,7 @@ pub fn print_summary(s: &RunSummary) {
     println!("planner              {}", s.planner);
     println!(
         "units                {} ({} unreachable)",
-        s.agents, s.unreachable
+        s.units, s.unreachable
     );
     println!(
         "reached goal         {} ({:.1}%)",

@@ -30,7 +30,7 @@ pub fn run_optimal(
     let n = instance.len();
     let mut summary = RunSummary {
         planner: algorithm.name().to_string(),
-        agents: n,
+        units: n,
         threads: 1,
         init_ms: outcome.elapsed.as_secs_f64() * 1e3,
         expanded: outcome.stats.expanded,

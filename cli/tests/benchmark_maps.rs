@@ -94,7 +94,7 @@ fn cli_run_out_then_validate() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     for key in [
         "planner",
-        "agents",
+        "units",
         "reached",
         "success_rate",
         "soc",
@@ -114,7 +114,7 @@ fn cli_run_out_then_validate() {
     ] {
         assert!(summary.get(key).is_some(), "summary lacks `{key}`");
     }
-    assert_eq!(summary["agents"], 100);
+    assert_eq!(summary["units"], 100);
     assert_eq!(summary["collisions"], 0);
     let out = Command::new(env!("CARGO_BIN_EXE_throng"))
         .arg("validate")

@@ -129,15 +129,15 @@ fn counts_sizes_and_budgets_are_bounded() {
         (&["--generate", "4097x4096"], "at most 16777216 cells"),
         (
             &["--generate", "8x8", "--agents", "65"],
-            "--agents 65 is out of range: a 8x8 map has 64 cells",
+            "--units 65 is out of range: a 8x8 map has 64 cells",
         ),
         (
             &["--agents", "1000001"],
-            "--agents 1000001 is out of range: expected 0..=1000000",
+            "--units 1000001 is out of range: expected 0..=1000000",
         ),
         (
             &["--agents", "18446744073709551615"],
-            "--agents 18446744073709551615 is out of range",
+            "--units 18446744073709551615 is out of range",
         ),
         (
             &["--budget-us", "18446744073709551615"],

@@ -190,7 +190,7 @@ fn a_small_mixed_run_reports_its_kinds_and_traces_rectangles() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["collisions"], 0);
-    assert_eq!(v["agents"], 20);
+    assert_eq!(v["units"], 20);
     let mixed = &v["mixed"];
     assert_eq!(mixed["units"], 20);
     let kinds = mixed["kinds"].as_array().unwrap();

@@ -46,7 +46,7 @@ fn flags_override_the_profile() {
     assert!(status.success());
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(v["agents"], 40, "--agents overrides the profile's 100");
+    assert_eq!(v["units"], 40, "--agents overrides the profile's 100");
     assert_eq!(v["planner"], "WHCA*(16)", "the profile's planner is used");
     assert_eq!(v["collisions"], 0);
 }

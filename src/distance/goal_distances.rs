@@ -9,9 +9,9 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
+use super::DistanceOracle;
 use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
-use crate::search::DistanceOracle;
 
 /// One unit's source of true distances to its goal.
 #[derive(Clone, Debug)]

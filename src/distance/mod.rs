@@ -5,6 +5,7 @@ mod bfs;
 mod cell_map;
 mod goal_distances;
 mod landmarks;
+mod oracle;
 mod rra;
 
 pub use bfs::bfs_distances;
@@ -13,4 +14,5 @@ pub use goal_distances::{
     reserve_unit_searches, unit_heuristics, unit_heuristics_in, Heuristic, UnitOracle,
 };
 pub use landmarks::Landmarks;
-pub use rra::{ReverseResumableAStar, UNREACHABLE};
+pub use oracle::{DistanceOracle, UNREACHABLE};
+pub use rra::ReverseResumableAStar;

@@ -3,10 +3,10 @@
 //! towards the unit's original position and is resumed, never restarted, when
 //! a distance outside its closed list is asked for.
 
-use super::{CellMap, CellSlots};
+use super::{CellMap, CellSlots, UNREACHABLE};
 
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
-use crate::search::BucketQueue;
+use crate::queue::BucketQueue;
 
 /// A search that has closed this many times its initial search's cells
 /// restarts from the unit's current cell (see
@@ -16,9 +16,6 @@ pub const RESTART_AFTER: usize = 8;
 /// [`RESTART_AFTER`] (a unit starting next to its goal should not restart
 /// after a few dozen cells).
 const RESTART_MIN: usize = 64;
-
-/// Distance meaning "no path".
-pub const UNREACHABLE: u32 = u32::MAX;
 
 const CLOSED: u32 = 1 << 31;
 

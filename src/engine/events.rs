@@ -3,8 +3,8 @@
 //! despawned. The buffer is drained once per tick and reused, so a steady
 //! stream of events allocates nothing.
 
-use crate::agents::UnitId;
 use crate::map::Cell;
+use crate::units::UnitId;
 
 /// One thing that happened to one unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use crate::agents::AgentId;
 use crate::footprint::{body, sweep, Motion};
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
+use crate::units::Slot;
 
 use super::World;
 
@@ -37,12 +37,12 @@ pub struct Escapes {
 impl Escapes {
     /// Plans unit `a`'s way out of the blocked cells it stands in, and
     /// commits it if found. Returns whether it found one.
-    pub fn plan(&mut self, world: &mut World, a: AgentId) -> bool {
-        if !world.agents.kind[a.index()].is_cell() {
+    pub fn plan(&mut self, world: &mut World, a: Slot) -> bool {
+        if !world.units.kind[a.index()].is_cell() {
             return self.plan_body(world, a);
         }
         let now = world.now();
-        let start = world.agents.position[a.index()];
+        let start = world.units.position[a.index()];
         let grid = &world.grid;
         let table = &world.table;
         let depth_limit = MAX_ESCAPE_TICKS.min(table.horizon().saturating_sub(2));
@@ -100,12 +100,12 @@ impl Escapes {
     /// box it sweeps, every cell of which is open or, while the body is
     /// still inside, blocked. It ends where the whole body is on open
     /// cells it can hold for good.
-    fn plan_body(&mut self, world: &mut World, a: AgentId) -> bool {
+    fn plan_body(&mut self, world: &mut World, a: Slot) -> bool {
         let now = world.now();
         let i = a.index();
-        let kind = world.agents.kind[i];
+        let kind = world.units.kind[i];
         let (size, pace) = (kind.size as u32, kind.pace.max(1) as u32);
-        let start = world.agents.position[i];
+        let start = world.units.position[i];
         let grid = &world.grid;
         let table = &world.table;
         let fit = world.fit_grid(kind.size);

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::agents::{AgentFlags, AgentId, UnitId, UnitState};
 use crate::map::{Cell, Rect};
+use crate::units::{Slot, UnitFlags, UnitId, UnitState};
 
 use super::events::{Event, EventKind};
 use super::simulation::{Command, Simulation, UnitSpec};
@@ -24,16 +24,16 @@ impl Simulation {
                 Command::Spawn(id, spec) => self.apply_spawn(id, spec),
                 Command::Despawn(id) => self.apply_despawn(id),
                 Command::SetGoal(id, goal) => {
-                    self.world.agents.goal_queue[id.slot() as usize].clear();
-                    self.change_goal(id.agent(), goal);
+                    self.world.units.goal_queue[id.slot() as usize].clear();
+                    self.change_goal(id.unit(), goal);
                 }
                 Command::PushGoal(id, goal) => {
-                    self.world.agents.goal_queue[id.slot() as usize].push_back(goal)
+                    self.world.units.goal_queue[id.slot() as usize].push_back(goal)
                 }
                 Command::Stop(id) => {
-                    let a = id.agent();
-                    self.world.agents.goal_queue[a.index()].clear();
-                    let here = self.world.agents.position[a.index()];
+                    let a = id.unit();
+                    self.world.units.goal_queue[a.index()].clear();
+                    let here = self.world.units.position[a.index()];
                     self.change_goal(a, here);
                 }
                 Command::Block(rect) => self.apply_block(rect),
@@ -54,18 +54,18 @@ impl Simulation {
 
     /// The id of the unit in slot `a` (also while its despawn waits to be
     /// applied).
-    fn id(&self, a: AgentId) -> UnitId {
+    fn id(&self, a: Slot) -> UnitId {
         self.unit_ids[a.index()]
     }
 
     fn apply_spawn(&mut self, id: UnitId, spec: UnitSpec) {
-        let a = id.agent();
-        let agents = &mut self.world.agents;
-        if a.index() == agents.len() {
-            agents.push_slot(spec.cell, spec.goal, spec.priority, spec.kind);
+        let a = id.unit();
+        let units = &mut self.world.units;
+        if a.index() == units.len() {
+            units.push_slot(spec.cell, spec.goal, spec.priority, spec.kind);
             self.unit_ids.push(id);
         } else {
-            agents.reuse_slot(a, spec.cell, spec.goal, spec.priority, spec.kind);
+            units.reuse_slot(a, spec.cell, spec.goal, spec.priority, spec.kind);
             self.unit_ids[a.index()] = id;
         }
         self.planner.unit_added(&self.world, a);
@@ -82,42 +82,42 @@ impl Simulation {
     /// Unit `a` was just placed: during a step it may not move before the
     /// step ends (it appears on its spawn cell at the tick the step
     /// produces), so the planner leaves it alone until the next step.
-    fn entered(&mut self, a: AgentId) {
+    fn entered(&mut self, a: Slot) {
         self.placed_now.push(a);
         if self.event_tick > self.world.now() {
-            self.world.agents.set_flag(a, AgentFlags::ENTERING, true);
+            self.world.units.set_flag(a, UnitFlags::ENTERING, true);
         }
     }
 
     /// Units placed during the last step may be planned from now on.
     pub(super) fn settle_entered(&mut self) {
         for &a in &self.placed_now {
-            self.world.agents.set_flag(a, AgentFlags::ENTERING, false);
+            self.world.units.set_flag(a, UnitFlags::ENTERING, false);
         }
         self.placed_now.clear();
     }
 
     fn apply_despawn(&mut self, id: UnitId) {
-        let a = id.agent();
+        let a = id.unit();
         self.world.remove(a);
-        let kind = self.world.agents.kind[a.index()];
+        let kind = self.world.units.kind[a.index()];
         self.world.discharge(kind);
         self.planner.unit_removed(a);
         self.emit(id, EventKind::Despawned);
     }
 
     /// Gives unit `a` a new goal (its queue is left as it is).
-    pub(super) fn change_goal(&mut self, a: AgentId, goal: Cell) {
+    pub(super) fn change_goal(&mut self, a: Slot, goal: Cell) {
         let now = self.world.now();
         let i = a.index();
-        let ag = &mut self.world.agents;
+        let ag = &mut self.world.units;
         ag.goal[i] = goal;
         ag.first_arrival[i] = u32::MAX;
         ag.settled_at[i] = u32::MAX;
         ag.best_distance[i] = u32::MAX;
         ag.progress_tick[i] = now;
-        ag.set_flag(a, AgentFlags::ARRIVED, false);
-        if ag.on_map(a) && !ag.flags[i].has(AgentFlags::EVICTING) {
+        ag.set_flag(a, UnitFlags::ARRIVED, false);
+        if ag.on_map(a) && !ag.flags[i].has(UnitFlags::EVICTING) {
             ag.next_replan[i] = now;
         }
         self.planner.goal_changed(&self.world, a);
@@ -126,18 +126,18 @@ impl Simulation {
 
     /// Sets or clears unit `a`'s unreachable flag from the current map,
     /// with an event when it changes.
-    fn update_reachability(&mut self, a: AgentId) {
+    fn update_reachability(&mut self, a: Slot) {
         let i = a.index();
-        let ag = &self.world.agents;
+        let ag = &self.world.units;
         let reachable = self.world.reachable(a);
-        let was = ag.flags[i].has(AgentFlags::UNREACHABLE);
+        let was = ag.flags[i].has(UnitFlags::UNREACHABLE);
         if was != reachable {
             return;
         }
         let now = self.world.now();
         let id = self.id(a);
-        let ag = &mut self.world.agents;
-        ag.set_flag(a, AgentFlags::UNREACHABLE, !reachable);
+        let ag = &mut self.world.units;
+        ag.set_flag(a, UnitFlags::UNREACHABLE, !reachable);
         if reachable {
             ag.next_replan[i] = now;
             ag.progress_tick[i] = now;
@@ -185,7 +185,7 @@ impl Simulation {
         for k in 0..self.concerned.len() {
             let a = self.concerned[k];
             let i = a.index();
-            let ag = &self.world.agents;
+            let ag = &self.world.units;
             if !ag.on_map(a) {
                 continue;
             }
@@ -205,7 +205,7 @@ impl Simulation {
                 // Placed by a call before this one, in the same step: it
                 // has not appeared yet, and now waits for its cell again.
                 self.world.unplace(a);
-                self.world.agents.set_flag(a, AgentFlags::ENTERING, false);
+                self.world.units.set_flag(a, UnitFlags::ENTERING, false);
                 self.placed_now.retain(|&b| b != a);
                 self.waiting.push(a);
                 let id = self.id(a);
@@ -220,8 +220,8 @@ impl Simulation {
                 continue;
             }
             if inside {
-                if !ag.flags[i].has(AgentFlags::EVICTING) {
-                    self.world.agents.set_flag(a, AgentFlags::EVICTING, true);
+                if !ag.flags[i].has(UnitFlags::EVICTING) {
+                    self.world.units.set_flag(a, UnitFlags::EVICTING, true);
                     self.evicting.push(a);
                     let id = self.id(a);
                     self.emit(id, EventKind::Evicted);
@@ -254,7 +254,7 @@ impl Simulation {
         }
         let cut = self.cutter.cut_plans(&mut self.world);
         for &a in cut {
-            self.world.agents.next_replan[a.index()] = now;
+            self.world.units.next_replan[a.index()] = now;
         }
         self.planner.map_changed(&self.world, &self.edited, &[]);
         self.recheck_reachability();
@@ -274,22 +274,22 @@ impl Simulation {
         let now = self.world.now();
         for k in 0..self.evicting.len() {
             let a = self.evicting[k];
-            if self.world.agents.flags[a.index()].has(AgentFlags::EVICTING) {
+            if self.world.units.flags[a.index()].has(UnitFlags::EVICTING) {
                 self.cutter.request(a, 0);
             }
         }
         let cut = self.cutter.cut_plans(&mut self.world);
         for &a in cut {
-            self.world.agents.next_replan[a.index()] = now;
+            self.world.units.next_replan[a.index()] = now;
         }
         for k in 0..self.evicting.len() {
             let a = self.evicting[k];
             let out = self
                 .world
-                .body_fits(a, self.world.agents.position[a.index()]);
-            let ag = &mut self.world.agents;
-            if ag.flags[a.index()].has(AgentFlags::EVICTING) && out {
-                ag.set_flag(a, AgentFlags::EVICTING, false);
+                .body_fits(a, self.world.units.position[a.index()]);
+            let ag = &mut self.world.units;
+            if ag.flags[a.index()].has(UnitFlags::EVICTING) && out {
+                ag.set_flag(a, UnitFlags::EVICTING, false);
                 ag.next_replan[a.index()] = now;
             }
         }
@@ -298,9 +298,9 @@ impl Simulation {
     }
 
     fn recheck_reachability(&mut self) {
-        for i in 0..self.world.agents.len() {
-            let a = AgentId(i as u32);
-            if !self.world.agents.flags[i].has(AgentFlags::DEAD) {
+        for i in 0..self.world.units.len() {
+            let a = Slot(i as u32);
+            if !self.world.units.flags[i].has(UnitFlags::DEAD) {
                 self.update_reachability(a);
             }
         }
@@ -315,8 +315,8 @@ impl Simulation {
         let mut k = 0;
         while k < self.waiting.len() {
             let a = self.waiting[k];
-            let flags = self.world.agents.flags[a.index()];
-            if flags.has(AgentFlags::DEAD) || !flags.has(AgentFlags::UNPLACED) {
+            let flags = self.world.units.flags[a.index()];
+            if flags.has(UnitFlags::DEAD) || !flags.has(UnitFlags::UNPLACED) {
                 self.waiting.swap_remove(k);
                 continue;
             }
@@ -324,10 +324,10 @@ impl Simulation {
                 self.entered(a);
                 self.waiting.swap_remove(k);
                 let id = self.id(a);
-                let cell = self.world.agents.position[a.index()];
+                let cell = self.world.units.position[a.index()];
                 self.emit(id, EventKind::Spawned(cell));
             } else {
-                let cell = self.world.agents.position[a.index()];
+                let cell = self.world.units.position[a.index()];
                 self.world.table.request(cell, a, now);
                 k += 1;
             }
@@ -344,8 +344,8 @@ impl Simulation {
         let mut k = 0;
         while k < self.evicting.len() {
             let a = self.evicting[k];
-            let ag = &self.world.agents;
-            if !ag.flags[a.index()].has(AgentFlags::EVICTING) {
+            let ag = &self.world.units;
+            if !ag.flags[a.index()].has(UnitFlags::EVICTING) {
                 self.evicting.remove(k);
                 continue;
             }
@@ -364,36 +364,36 @@ impl Simulation {
         self.event_tick = now;
         let stuck_after = self.config.stuck_after;
         let planner_tracks = self.planner.tracks_progress();
-        for i in 0..self.world.agents.len() {
-            let a = AgentId(i as u32);
-            let ag = &mut self.world.agents;
+        for i in 0..self.world.units.len() {
+            let a = Slot(i as u32);
+            let ag = &mut self.world.units;
             let flags = ag.flags[i];
-            if flags.has(AgentFlags::DEAD) {
+            if flags.has(UnitFlags::DEAD) {
                 continue;
             }
-            if flags.has(AgentFlags::UNPLACED) {
+            if flags.has(UnitFlags::UNPLACED) {
                 ag.state[i] = UnitState::Waiting;
                 continue;
             }
             let pos = ag.position[i];
-            if flags.has(AgentFlags::EVICTING) && self.world.body_fits(a, pos) {
-                self.world.agents.set_flag(a, AgentFlags::EVICTING, false);
-                self.world.agents.next_replan[i] = now;
+            if flags.has(UnitFlags::EVICTING) && self.world.body_fits(a, pos) {
+                self.world.units.set_flag(a, UnitFlags::EVICTING, false);
+                self.world.units.next_replan[i] = now;
             }
-            let ag = &mut self.world.agents;
+            let ag = &mut self.world.units;
             if pos == ag.goal[i] {
                 ag.best_distance[i] = 0;
                 ag.progress_tick[i] = now;
                 if ag.first_arrival[i] == u32::MAX {
                     ag.first_arrival[i] = now;
-                    ag.set_flag(a, AgentFlags::ARRIVED, true);
+                    ag.set_flag(a, UnitFlags::ARRIVED, true);
                 }
                 if ag.settled_at[i] == u32::MAX {
                     ag.settled_at[i] = now;
                     let id = self.id(a);
                     self.emit(id, EventKind::Arrived(pos));
                 }
-                if let Some(next) = self.world.agents.goal_queue[i].pop_front() {
+                if let Some(next) = self.world.units.goal_queue[i].pop_front() {
                     self.change_goal(a, next);
                 }
             } else {
@@ -406,9 +406,9 @@ impl Simulation {
                     }
                 }
             }
-            let ag = &self.world.agents;
+            let ag = &self.world.units;
             let old = ag.state[i];
-            let new = if ag.flags[i].has(AgentFlags::UNREACHABLE) {
+            let new = if ag.flags[i].has(UnitFlags::UNREACHABLE) {
                 UnitState::Unreachable
             } else if ag.position[i] == ag.goal[i] && ag.goal_queue[i].is_empty() {
                 UnitState::Arrived
@@ -418,7 +418,7 @@ impl Simulation {
                 UnitState::Moving
             };
             if new != old {
-                self.world.agents.state[i] = new;
+                self.world.units.state[i] = new;
                 if new == UnitState::Stuck {
                     let id = self.id(a);
                     self.emit(id, EventKind::Stuck);

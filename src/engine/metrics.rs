@@ -10,10 +10,10 @@ pub struct RunSummary {
     /// Planner name.
     pub planner: String,
     /// Units.
-    pub agents: usize,
+    pub units: usize,
     /// Units that reached their goal within the turn limit.
     pub reached: usize,
-    /// `reached / agents`.
+    /// `reached / units`.
     pub success_rate: f64,
     /// Units standing on their goal at the end.
     pub at_goal_at_end: usize,

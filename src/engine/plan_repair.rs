@@ -6,16 +6,16 @@
 //! this ends; at worst every unit holds the cell it stands on now, which is
 //! always safe.
 
-use crate::agents::AgentId;
 use crate::map::Cell;
+use crate::units::Slot;
 
 use super::World;
 
 /// Scratch for [`PlanCutter::cut_plans`], reused across calls.
 #[derive(Default)]
 pub struct PlanCutter {
-    work: Vec<(AgentId, usize)>,
-    cut: Vec<AgentId>,
+    work: Vec<(Slot, usize)>,
+    cut: Vec<Slot>,
     ends: Vec<Cell>,
 }
 
@@ -23,7 +23,7 @@ impl PlanCutter {
     /// Asks for unit `a`'s plan to keep only its first `keep` cells (at
     /// least up to the current tick; a longer `keep` than the plan is a
     /// no-op).
-    pub fn request(&mut self, a: AgentId, keep: usize) {
+    pub fn request(&mut self, a: Slot, keep: usize) {
         self.work.push((a, keep));
     }
 
@@ -35,15 +35,15 @@ impl PlanCutter {
     /// Carries out every requested cut and the cuts they cause; each cut
     /// unit holds its new last cell. Returns the units whose plans changed
     /// (they should plan again soon).
-    pub fn cut_plans(&mut self, world: &mut World) -> &[AgentId] {
+    pub fn cut_plans(&mut self, world: &mut World) -> &[Slot] {
         let now = world.now();
         self.cut.clear();
         while let Some((a, keep)) = self.work.pop() {
             let i = a.index();
-            let start = world.agents.plan_start[i];
+            let start = world.units.plan_start[i];
             // The plan must keep the unit's cell at the current tick.
             let keep = keep.max((now.saturating_sub(start)) as usize + 1);
-            if keep >= world.agents.plan_len[i] as usize {
+            if keep >= world.units.plan_len[i] as usize {
                 continue;
             }
             world.truncate_plan(a, keep);
@@ -56,7 +56,7 @@ impl PlanCutter {
                 // before getting there.
                 for t in end_tick..=world.table.last_tick() {
                     if let Some(b) = world.table.layer_owner(end, t).filter(|&b| b != a) {
-                        let b_start = world.agents.plan_start[b.index()];
+                        let b_start = world.units.plan_start[b.index()];
                         self.work.push((b, (t - b_start) as usize));
                     }
                 }
@@ -64,7 +64,7 @@ impl PlanCutter {
                     if from > end_tick {
                         // `b` parks there later: it stops before, and its
                         // hold goes now (its cut holds its new last cells).
-                        let b_start = world.agents.plan_start[b.index()];
+                        let b_start = world.units.plan_start[b.index()];
                         self.work.push((b, from.saturating_sub(b_start) as usize));
                         for c in world.end_cells(b).collect::<Vec<_>>() {
                             world.table.release_hold(c, b);

@@ -4,9 +4,9 @@
 use rustc_hash::FxHashMap;
 
 use super::{SimError, Simulation, UnitSpec};
-use crate::agents::UnitId;
 use crate::io::{Action, ScriptedEvent};
 use crate::map::Rect;
+use crate::units::UnitId;
 
 /// Feeds a script's events to a simulation, tick by tick.
 pub struct ScriptPlayer {

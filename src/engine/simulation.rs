@@ -7,11 +7,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::agents::{AgentFlags, AgentId, UnitId, UnitIds, UnitKind, UnitState};
 use crate::io::PlanFile;
 use crate::map::{Cell, Grid, Instance, Rect};
-use crate::planner::{Planner, PlannerKind};
+use crate::planner::{
+    ConflictOrientedWhca, CooperativeAStar, LocalRepairAStar, Planner, PlannerKind, WindowedHca,
+};
 use crate::search::SpatialAStar;
+use crate::units::{Slot, UnitFlags, UnitId, UnitIds, UnitKind, UnitState};
 use crate::validate::{StepChecker, Violation};
 
 use super::events::{Event, EventKind};
@@ -19,7 +21,7 @@ use super::evict::Escapes;
 use super::metrics::{count_cycles, RunSummary};
 use super::plan_repair::PlanCutter;
 use super::tick_stats::TickStats;
-use super::{Budget, SimError, World};
+use crate::world::{claims_of, Budget, SimError, World};
 
 /// Longest WHCA* window accepted: a window reserves that many ticks for
 /// every unit, and beyond a few hundred ticks it only costs memory.
@@ -239,15 +241,15 @@ pub struct Simulation {
     pub(super) event_tick: u32,
     pub(super) event_counts: [u64; EventKind::NAMES.len()],
     /// Spawned units whose cell was taken, and units inside a block.
-    pub(super) waiting: Vec<AgentId>,
+    pub(super) waiting: Vec<Slot>,
     /// Units placed during the step under way (not yet seen on the map).
-    pub(super) placed_now: Vec<AgentId>,
-    pub(super) evicting: Vec<AgentId>,
+    pub(super) placed_now: Vec<Slot>,
+    pub(super) evicting: Vec<Slot>,
     pub(super) cutter: PlanCutter,
     pub(super) escapes: Escapes,
     /// Cells a map edit opened or closed, and the units it concerns (scratch).
     pub(super) edited: Vec<Cell>,
-    pub(super) concerned: Vec<AgentId>,
+    pub(super) concerned: Vec<Slot>,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
@@ -308,16 +310,16 @@ impl Simulation {
             config.max_units.max(instance.len())
         };
         let horizon = config.planner.horizon(config.max_ticks);
-        let claims = max_units * crate::engine::claims_of(UnitKind::CELL) + config.footprint_claims;
+        let claims = max_units * claims_of(UnitKind::CELL) + config.footprint_claims;
         let mut world = World::new(instance, horizon, horizon as usize, claims)?;
-        world.agents.reserve(max_units - instance.len());
+        world.units.reserve(max_units - instance.len());
         crate::profiling::init();
         let t0 = Instant::now();
         let config = SimConfig {
             max_units,
             ..config
         };
-        let planner = config.planner.build(&world, &config, pool);
+        let planner = build_planner(&world, &config, pool);
         let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
         let mut checker = config.check_moves.then(|| StepChecker::new(&world.grid));
         if let Some(c) = &mut checker {
@@ -325,7 +327,7 @@ impl Simulation {
         }
         let history_width = instance.len();
         let history = match config.history {
-            History::Full => world.agents.position.clone(),
+            History::Full => world.units.position.clone(),
             History::Off => Vec::new(),
         };
         let ids = UnitIds::with_units(instance.len());
@@ -529,7 +531,7 @@ impl Simulation {
         if self.pending_spawn(id).is_some() {
             return Ok(UnitState::Waiting);
         }
-        Ok(self.world.agents.state[i])
+        Ok(self.world.units.state[i])
     }
 
     /// The rectangle of cells unit `id` covers at the current tick: its
@@ -538,19 +540,19 @@ impl Simulation {
     /// enter covers the body it will enter with.
     pub fn rect(&self, id: UnitId) -> Result<Rect, SimError> {
         let i = self.slot_of(id)?;
-        let a = AgentId(i as u32);
-        if self.world.agents.on_map(a) {
+        let a = Slot(i as u32);
+        if self.world.units.on_map(a) {
             return Ok(self.world.rect_of(a));
         }
-        let size = self.world.agents.kind[i].size as u32;
-        let (x, y) = self.world.grid.xy(self.world.agents.position[i]);
+        let size = self.world.units.kind[i].size as u32;
+        let (x, y) = self.world.grid.xy(self.world.units.position[i]);
         Ok(Rect::new((x, y), (x + size - 1, y + size - 1)))
     }
 
     /// Unit `id`'s kind.
     pub fn kind(&self, id: UnitId) -> Result<UnitKind, SimError> {
         let i = self.slot_of(id)?;
-        Ok(self.world.agents.kind[i])
+        Ok(self.world.units.kind[i])
     }
 
     /// The cell a unit stands on (a waiting unit: the cell it will enter on).
@@ -558,7 +560,7 @@ impl Simulation {
         let i = self.slot_of(id)?;
         Ok(match self.pending_spawn(id) {
             Some(s) => s.cell,
-            None => self.world.agents.position[i],
+            None => self.world.units.position[i],
         })
     }
 
@@ -567,7 +569,7 @@ impl Simulation {
         let i = self.slot_of(id)?;
         Ok(match self.pending_spawn(id) {
             Some(s) => s.goal,
-            None => self.world.agents.goal[i],
+            None => self.world.units.goal[i],
         })
     }
 
@@ -577,14 +579,14 @@ impl Simulation {
     pub fn planned_path(&mut self, id: UnitId, out: &mut Vec<Cell>) -> Result<(), SimError> {
         let i = self.slot_of(id)?;
         out.clear();
-        let a = AgentId(i as u32);
-        if self.pending_spawn(id).is_some() || !self.world.agents.on_map(a) {
+        let a = Slot(i as u32);
+        if self.pending_spawn(id).is_some() || !self.world.units.on_map(a) {
             out.push(self.position(id)?);
             return Ok(());
         }
         let now = self.world.now();
-        for t in now..=self.world.agents.plan_end(a).max(now) {
-            out.push(self.world.agents.planned_cell(a, t));
+        for t in now..=self.world.units.plan_end(a).max(now) {
+            out.push(self.world.units.planned_cell(a, t));
         }
         let last = *out.last().expect("a cell at least");
         self.planner.route(&self.world, a, last, out);
@@ -595,7 +597,7 @@ impl Simulation {
     /// a renderer). Slots of dead or waiting units hold stale cells; see
     /// [`Simulation::units`].
     pub fn positions(&self) -> &[Cell] {
-        &self.world.agents.position
+        &self.world.units.position
     }
 
     /// The events of the last step (and of calls applied since), oldest
@@ -739,14 +741,14 @@ impl Simulation {
         let world = &mut self.world;
         let next_tick = world.now() + 1;
         let mut moved = 0;
-        for i in 0..world.agents.len() {
-            let a = AgentId(i as u32);
-            if !world.agents.on_map(a) {
+        for i in 0..world.units.len() {
+            let a = Slot(i as u32);
+            if !world.units.on_map(a) {
                 continue;
             }
-            let next = world.agents.planned_cell(a, next_tick);
-            moved += u32::from(next != world.agents.position[i]);
-            world.agents.position[i] = next;
+            let next = world.units.planned_cell(a, next_tick);
+            moved += u32::from(next != world.units.position[i]);
+            world.units.position[i] = next;
         }
         world.table.advance();
         moved
@@ -760,19 +762,19 @@ impl Simulation {
         }
         if self.config.history == History::Full {
             let w = self.history_width;
-            self.history.extend_from_slice(&world.agents.position[..w]);
+            self.history.extend_from_slice(&world.units.position[..w]);
         }
     }
 
     /// Whether every unit on the map that can reach its goal stands on it,
     /// with nothing queued, and no unit waits to enter.
     pub fn all_home(&self) -> bool {
-        let ag = &self.world.agents;
+        let ag = &self.world.units;
         self.waiting.is_empty()
             && (0..ag.len()).all(|i| {
                 let f = ag.flags[i];
-                f.has(AgentFlags::DEAD)
-                    || f.has(AgentFlags::UNREACHABLE)
+                f.has(UnitFlags::DEAD)
+                    || f.has(UnitFlags::UNREACHABLE)
                     || (ag.position[i] == ag.goal[i] && ag.goal_queue[i].is_empty())
             })
     }
@@ -809,7 +811,7 @@ impl Simulation {
             makespan,
             comp_time_ms: self.init_ms + self.stats.total_ms(),
             starts: self.starts.iter().map(|&c| xy(c)).collect(),
-            goals: self.world.agents.goal[..n].iter().map(|&c| xy(c)).collect(),
+            goals: self.world.units.goal[..n].iter().map(|&c| xy(c)).collect(),
             steps,
         }
     }
@@ -817,12 +819,12 @@ impl Simulation {
     /// Sum over units on the map of the tick from which each has stood on
     /// its goal (the current tick for units elsewhere), and the largest.
     fn soc_and_makespan(&self) -> (u64, u64) {
-        let ag = &self.world.agents;
+        let ag = &self.world.units;
         let now = self.world.now() as u64;
         let mut soc = 0;
         let mut makespan = 0;
         for i in 0..ag.len() {
-            if !ag.on_map(AgentId(i as u32)) {
+            if !ag.on_map(Slot(i as u32)) {
                 continue;
             }
             let cost = if ag.settled_at[i] == u32::MAX {
@@ -838,10 +840,10 @@ impl Simulation {
 
     /// The run's measures so far.
     pub fn summary(&self) -> RunSummary {
-        let ag = &self.world.agents;
+        let ag = &self.world.units;
         let grid = &self.world.grid;
         let live: Vec<usize> = (0..ag.len())
-            .filter(|&i| !ag.flags[i].has(AgentFlags::DEAD))
+            .filter(|&i| !ag.flags[i].has(UnitFlags::DEAD))
             .collect();
         let n = live.len();
         let reached: Vec<usize> = live
@@ -879,7 +881,7 @@ impl Simulation {
         let w = self.history_width;
         RunSummary {
             planner: self.planner.name(),
-            agents: n,
+            units: n,
             reached: reached.len(),
             success_rate: if n == 0 {
                 1.0
@@ -902,7 +904,7 @@ impl Simulation {
             collisions: self.violations().0 as usize,
             unreachable: live
                 .iter()
-                .filter(|&&i| ag.flags[i].has(AgentFlags::UNREACHABLE))
+                .filter(|&&i| ag.flags[i].has(UnitFlags::UNREACHABLE))
                 .count(),
             ticks: self.ticks(),
             threads: self.planner.threads(),
@@ -1033,18 +1035,18 @@ impl Simulation {
 
 /// Every unit on the map as (slot, the rectangle it covers).
 fn on_map(world: &World) -> impl Iterator<Item = (u32, Rect)> + '_ {
-    let ag = &world.agents;
+    let ag = &world.units;
     (0..ag.len() as u32)
-        .filter(|&s| ag.on_map(AgentId(s)))
-        .map(|s| (s, world.rect_of(AgentId(s))))
+        .filter(|&s| ag.on_map(Slot(s)))
+        .map(|s| (s, world.rect_of(Slot(s))))
 }
 
 /// How many living units are in each state.
-fn state_counts(ag: &crate::agents::Agents) -> std::collections::BTreeMap<String, u64> {
+fn state_counts(ag: &crate::units::Units) -> std::collections::BTreeMap<String, u64> {
     let names = ["moving", "arrived", "waiting", "stuck", "unreachable"];
     let mut counts = [0u64; 5];
     for i in 0..ag.len() {
-        if !ag.flags[i].has(AgentFlags::DEAD) {
+        if !ag.flags[i].has(UnitFlags::DEAD) {
             counts[ag.state[i] as usize] += 1;
         }
     }
@@ -1053,4 +1055,35 @@ fn state_counts(ag: &crate::agents::Agents) -> std::collections::BTreeMap<String
         .zip(counts)
         .map(|(&k, n)| (k.to_string(), n))
         .collect()
+}
+
+/// Builds the configured planner for `world` with the run's settings,
+/// searching on `pool` if given (else on a pool of `config.threads` of its
+/// own).
+fn build_planner(
+    world: &World,
+    config: &SimConfig,
+    pool: Option<Arc<rayon::ThreadPool>>,
+) -> Box<dyn Planner> {
+    match config.planner {
+        PlannerKind::Lra => Box::new(LocalRepairAStar::new(world, config.seed)),
+        PlannerKind::Ca => Box::new(CooperativeAStar::new(world, false, config.max_ticks)),
+        PlannerKind::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
+        PlannerKind::Whca { window } => {
+            let mut p = WindowedHca::new_in(world, window, config.threads, config.budget, pool);
+            p.reserve_units(config.max_units);
+            Box::new(p)
+        }
+        PlannerKind::Co {
+            window,
+            variant,
+            offline,
+        } => Box::new(ConflictOrientedWhca::new(
+            world,
+            window,
+            variant,
+            offline,
+            config.max_ticks,
+        )),
+    }
 }

@@ -1,7 +1,7 @@
 //! Unit shapes and the footprints of their actions.
 
-use crate::agents::UnitKind;
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
+use crate::units::UnitKind;
 
 /// One block of reservation entries of an action: the cell at (`dx`, `dy`)
 /// from the unit's anchor where the action starts, for ticks `t0..=t1` after

@@ -7,8 +7,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::body::{body, fit_grid};
-use crate::agents::{UnitKind, MAX_SIZE};
 use crate::map::{Cell, Grid};
+use crate::units::{UnitKind, MAX_SIZE};
 
 /// Starts and goals for units of `kinds` (in that order) on `grid`: no two
 /// bodies overlap at their starts, nor at their goals, and each goal is

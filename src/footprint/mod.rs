@@ -32,4 +32,4 @@ pub use search::{FootprintQuery, FootprintSearch};
 /// Longest action of any kind, in ticks: a curve of two cells at the
 /// slowest pace. Plans and the table's horizon leave room for it past the
 /// window.
-pub const MAX_ACTION_TICKS: u32 = 2 * crate::agents::MAX_PACE as u32;
+pub const MAX_ACTION_TICKS: u32 = 2 * crate::units::MAX_PACE as u32;

@@ -13,16 +13,16 @@ use rustc_hash::FxHashMap;
 use super::action::ActionSet;
 use super::body::body;
 use super::motion::Motion;
-use crate::agents::AgentId;
 use crate::distance::UNREACHABLE;
 use crate::map::{Cell, Grid};
 use crate::reservation::ReservationTable;
+use crate::units::Slot;
 
 /// What one window search is for.
 #[derive(Clone, Copy, Debug)]
 pub struct FootprintQuery {
     /// The unit searching.
-    pub agent: AgentId,
+    pub unit: Slot,
     /// Its anchor at `start_tick`, where an action may start.
     pub from: Cell,
     /// The tick the search starts at.
@@ -90,7 +90,7 @@ impl FootprintSearch {
         self.open.clear();
         self.expanded = 0;
         self.aborted = false;
-        let a = q.agent;
+        let a = q.unit;
         let t0 = q.start_tick;
         let pace = set.shape.pace.max(1) as u32;
         let size = set.shape.size as u32;

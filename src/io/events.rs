@@ -32,8 +32,8 @@ use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
 
-use crate::agents::{UnitKind, MAX_PACE, MAX_SIZE};
 use crate::map::Grid;
+use crate::units::{UnitKind, MAX_PACE, MAX_SIZE};
 
 /// Why an event file was refused: the file, the line, what was expected.
 #[derive(Debug, thiserror::Error)]

@@ -96,7 +96,7 @@ impl Load {
                         at: open[rng.gen_range(0..open.len())],
                         goal: open[rng.gen_range(0..open.len())],
                         priority: 0,
-                        kind: crate::agents::UnitKind::CELL,
+                        kind: crate::units::UnitKind::CELL,
                     });
                     alive.push(unit);
                 }

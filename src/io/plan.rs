@@ -112,7 +112,7 @@ impl PlanFile {
             message,
         };
         let mut plan = PlanFile::default();
-        let mut agents: Option<usize> = None;
+        let mut units: Option<usize> = None;
         let mut in_solution = false;
         let mut last_line = 0;
         for (i, raw) in text.lines().enumerate() {
@@ -136,8 +136,8 @@ impl PlanFile {
                     ));
                 }
                 let row = parse_pairs(rest).map_err(|m| err(no, m))?;
-                // Without `agents=`, the starts or else the first row set the count.
-                let n = *agents.get_or_insert(if plan.starts.is_empty() {
+                // Without `units=`, the starts or else the first row set the count.
+                let n = *units.get_or_insert(if plan.starts.is_empty() {
                     row.len()
                 } else {
                     plan.starts.len()
@@ -161,7 +161,7 @@ impl PlanFile {
                     .map_err(|_| err(no, format!("`{key}` must be an integer, found `{v}`")))
             };
             match key.trim() {
-                "agents" => agents = Some(num(value)? as usize),
+                "agents" => units = Some(num(value)? as usize),
                 "map_file" => plan.map_file = value.to_string(),
                 "solver" => plan.solver = value.to_string(),
                 "solved" => plan.solved = num(value)? != 0,
@@ -187,7 +187,7 @@ impl PlanFile {
                 "`solution=` lists no ticks: the plan is empty or truncated".into(),
             ));
         };
-        let n = agents.unwrap_or(first.len());
+        let n = units.unwrap_or(first.len());
         if n == 0 {
             return Err(err(last_line, "the plan has no units".into()));
         }
@@ -292,7 +292,7 @@ mod tests {
             parse_err("agents=1\nmakespan=3\nsolution=\n0:(0,0),\n1:(1,0),\n"),
             "p.txt:5: makespan=3 but the plan ends at tick 1: the plan is truncated"
         );
-        // A last row cut short, with or without `agents=`.
+        // A last row cut short, with or without `units=`.
         assert_eq!(
             parse_err("agents=2\nsolution=\n0:(0,0),(1,1),\n1:(1,0),\n"),
             "p.txt:4: tick 1 lists 1 units, expected 2"

@@ -1,7 +1,7 @@
 //! Instances biased towards conflicts, as in Bnaya & Felner (2014)'s
 //! experiments: "for each traversable cell l we calculate a density
 //! coefficient which is the number of cells located in proximity r from l
-//! that are used as sources or destinations for other agents or that are
+//! that are used as sources or destinations for other units or that are
 //! un-traversable. When randomizing source or destination we give higher
 //! probability to cells with high density coefficient."
 //!
@@ -19,18 +19,18 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{Cell, Grid, Instance, MapError};
 
-/// Draws `agents` starts and goals on `grid` with the seed's density
+/// Draws `units` starts and goals on `grid` with the seed's density
 /// coefficient over proximity `radius`, deterministically from `seed`.
 pub fn crowded_instance(
     grid: Arc<Grid>,
-    agents: usize,
+    units: usize,
     radius: u32,
     seed: u64,
 ) -> Result<Instance, MapError> {
     let free = grid.passable_count();
-    if agents > free {
+    if units > free {
         return Err(MapError::Invalid(format!(
-            "{agents} units asked for, but the map has only {free} free cells"
+            "{units} units asked for, but the map has only {free} free cells"
         )));
     }
     let (w, h) = (grid.width() as i64, grid.height() as i64);
@@ -90,15 +90,15 @@ pub fn crowded_instance(
         }
         None
     };
-    let mut starts = Vec::with_capacity(agents);
-    for _ in 0..agents {
+    let mut starts = Vec::with_capacity(units);
+    for _ in 0..units {
         let c = draw(&mut rng, &density, &|c| !used_start[c.index()])
             .expect("enough free cells were checked");
         used_start[c.index()] = true;
         mark(c, &mut density);
         starts.push(c);
     }
-    let mut goals = Vec::with_capacity(agents);
+    let mut goals = Vec::with_capacity(units);
     for &s in &starts {
         let region = grid.region(s);
         let c = draw(&mut rng, &density, &|c| {

@@ -13,7 +13,7 @@ use super::{Cell, Connectivity, Grid, Instance, MapError};
 /// Most cells a generated map may have: 4096×4096, about five times the
 /// largest benchmark map the project runs (1800×1912) and well under what
 /// the reservation table can address
-/// ([`MAX_CELLS`](crate::reservation::MAX_CELLS)). A larger spec is an error
+/// ([`MAX_CELLS`](super::MAX_CELLS)). A larger spec is an error
 /// rather than minutes of generation and gigabytes of memory.
 pub const MAX_GENERATED_CELLS: u64 = 1 << 24;
 
@@ -93,22 +93,22 @@ pub fn generate_map(spec: GeneratorSpec, connectivity: Connectivity, seed: u64) 
         .with_corner_cutting(grid.corner_cutting())
 }
 
-/// Places `agents` units with distinct random starts and distinct random goals
+/// Places `units` units with distinct random starts and distinct random goals
 /// on the passable cells of `grid`, deterministically from `seed`.
-pub fn random_instance(grid: Arc<Grid>, agents: usize, seed: u64) -> Result<Instance, MapError> {
+pub fn random_instance(grid: Arc<Grid>, units: usize, seed: u64) -> Result<Instance, MapError> {
     let free: Vec<Cell> = (0..grid.cell_count() as u32)
         .map(Cell)
         .filter(|&c| grid.is_passable(c))
         .collect();
-    if agents > free.len() {
+    if units > free.len() {
         return Err(MapError::Invalid(format!(
-            "{agents} units asked for, but the map has only {} free cells",
+            "{units} units asked for, but the map has only {} free cells",
             free.len()
         )));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
-    let starts: Vec<Cell> = free.choose_multiple(&mut rng, agents).copied().collect();
-    let goals: Vec<Cell> = free.choose_multiple(&mut rng, agents).copied().collect();
+    let starts: Vec<Cell> = free.choose_multiple(&mut rng, units).copied().collect();
+    let goals: Vec<Cell> = free.choose_multiple(&mut rng, units).copied().collect();
     Ok(Instance {
         grid,
         starts,

@@ -2,6 +2,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
+/// Most cells a map may have: a reservation-table slot packs the cell
+/// index into 28 bits.
+pub const MAX_CELLS: u32 = (1 << 28) - 1;
+
 /// A grid square, stored as the index `y * width + x`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
 #[repr(transparent)]

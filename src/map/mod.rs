@@ -11,7 +11,7 @@ pub use blocks::Rect;
 pub use crowded::crowded_instance;
 pub use error::MapError;
 pub use generate::{generate_map, random_instance, GeneratorSpec, MAX_GENERATED_CELLS};
-pub use grid::{Cell, Connectivity, Grid, MOVE_OFFSETS, NO_REGION};
+pub use grid::{Cell, Connectivity, Grid, MAX_CELLS, MOVE_OFFSETS, NO_REGION};
 pub use movingai::{
     parse_map, parse_scenario, read_map, read_scenario, tile_passable, write_map, Instance,
     Scenario, ScenarioEntry,

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::MAX_CELLS;
 use super::{Cell, Connectivity, Grid, MapError};
-use crate::reservation::MAX_CELLS;
 
 /// Reads a MovingAI `.map` file.
 pub fn read_map(path: &Path, connectivity: Connectivity) -> Result<Grid, MapError> {
@@ -284,15 +284,15 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Takes the first `agents` rows of a scenario (all when `None`) and checks them
+    /// Takes the first `units` rows of a scenario (all when `None`) and checks them
     /// against the map: in bounds, on free cells, no two units sharing a start or a goal.
     pub fn from_scenario(
         grid: std::sync::Arc<Grid>,
         scenario: &Scenario,
-        agents: Option<usize>,
+        units: Option<usize>,
         map_name: &str,
     ) -> Result<Instance, MapError> {
-        let n = agents.unwrap_or(scenario.entries.len());
+        let n = units.unwrap_or(scenario.entries.len());
         if n > scenario.entries.len() {
             return Err(MapError::File {
                 path: scenario.path.clone(),

@@ -35,16 +35,16 @@
 
 use std::sync::Arc;
 
-use crate::agents::{AgentFlags, AgentId};
 use crate::distance::{dense_fits, ReverseResumableAStar};
-use crate::engine::World;
 use crate::map::{Cell, Grid};
 use crate::reservation::ReservationTable;
 use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+use crate::units::{Slot, UnitFlags};
+use crate::world::World;
 
-use super::co_whca::CoVariant;
+use super::co_variant::CoVariant;
 use super::conflict::{Conflict, ConflictFinder};
-use super::winner::select_winner;
+use super::winner::{arrival, select_winner, Trial};
 use super::PlannerStats;
 
 /// Expansion cap of one full-depth search, per passable cell of the map.
@@ -116,7 +116,7 @@ pub(super) struct CoCore {
 impl CoCore {
     pub(super) fn new(world: &World, window: u32, variant: CoVariant, max_ticks: u32) -> Self {
         let grid = world.grid.clone();
-        let n = world.agents.len();
+        let n = world.units.len();
         let window = window.max(2);
         let table = ReservationTable::new(
             grid.cell_count(),
@@ -125,14 +125,14 @@ impl CoCore {
         );
         let dense = dense_fits(grid.cell_count(), n);
         let rra = world
-            .agents
+            .units
             .ids()
             .map(|a| {
                 let i = a.index();
                 ReverseResumableAStar::new(
                     &grid,
-                    world.agents.goal[i],
-                    world.agents.position[i],
+                    world.units.goal[i],
+                    world.units.position[i],
                     dense,
                 )
             })
@@ -144,11 +144,11 @@ impl CoCore {
             table,
             rra,
             search: SpaceTimeAStar::new(),
-            goal: world.agents.goal.clone(),
+            goal: world.units.goal.clone(),
             movable: (0..n)
-                .map(|i| !world.agents.flags[i].has(AgentFlags::UNREACHABLE))
+                .map(|i| !world.units.flags[i].has(UnitFlags::UNREACHABLE))
                 .collect(),
-            paths: world.agents.position.iter().map(|&c| vec![c]).collect(),
+            paths: world.units.position.iter().map(|&c| vec![c]).collect(),
             pin_end: vec![None; n],
             failed: vec![false; n],
             full_failed: vec![false; n],
@@ -179,20 +179,20 @@ impl CoCore {
 
     /// Unit `a`'s cell at `tick` by its path.
     #[inline]
-    pub(super) fn cell_at(&self, a: AgentId, tick: u32) -> Cell {
+    pub(super) fn cell_at(&self, a: Slot, tick: u32) -> Cell {
         let p = &self.paths[a.index()];
         p[((tick - self.now()) as usize).min(p.len() - 1)]
     }
 
     /// Whether unit `a`'s path is reserved at `tick`.
     #[inline]
-    fn pinned_at(&self, a: AgentId, tick: u32) -> bool {
+    fn pinned_at(&self, a: Slot, tick: u32) -> bool {
         self.pin_end[a.index()].is_some_and(|l| l >= tick)
     }
 
     /// How many leading cells of unit `a`'s path are fixed by its reservations.
     #[inline]
-    pub(super) fn prefix_len(&self, a: AgentId) -> usize {
+    pub(super) fn prefix_len(&self, a: Slot) -> usize {
         let now = self.now();
         match self.pin_end[a.index()] {
             Some(l) if l > now => ((l - now) as usize + 1).min(self.paths[a.index()].len()),
@@ -220,14 +220,14 @@ impl CoCore {
     /// `scratch` (prefix excluded): full depth first; if that fails, a
     /// `W`-tick window that ends somewhere it can stay. Returns
     /// `(found, full)`.
-    pub(super) fn search_unit(&mut self, a: AgentId) -> (bool, bool) {
+    pub(super) fn search_unit(&mut self, a: Slot) -> (bool, bool) {
         let i = a.index();
         let prefix = self.prefix_len(a);
         let start = self.paths[i][prefix - 1];
         let start_tick = self.now() + prefix as u32 - 1;
         let grid = self.grid.clone();
         let mut query = SpaceTimeQuery {
-            agent: a,
+            unit: a,
             start,
             start_tick,
             goal: self.goal[i],
@@ -278,7 +278,7 @@ impl CoCore {
     }
 
     /// Replans unit `a` (keeping its pinned prefix).
-    fn plan_unit(&mut self, a: AgentId) {
+    fn plan_unit(&mut self, a: Slot) {
         let i = a.index();
         self.dirty[i] = false;
         if !self.movable[i] {
@@ -297,7 +297,7 @@ impl CoCore {
     /// Whether unit `a`'s path avoids the other units' reservations made at
     /// ticks `lo..=hi` (it was valid before they were made, so only moves
     /// touching those ticks, and the final stay, need checking).
-    fn path_valid(&self, a: AgentId, lo: u32, hi: u32) -> bool {
+    fn path_valid(&self, a: Slot, lo: u32, hi: u32) -> bool {
         let p = &self.paths[a.index()];
         let now = self.now();
         let end = now + p.len() as u32 - 1;
@@ -314,7 +314,7 @@ impl CoCore {
 
     /// Whether unit `a` could stay on `cell` from `tick` on (the CO table has
     /// no holds; only claims up to the cell's latest are looked at).
-    fn free_from(&self, cell: Cell, tick: u32, a: AgentId) -> bool {
+    fn free_from(&self, cell: Cell, tick: u32, a: Slot) -> bool {
         let last = self.last_claim[cell.index()].min(self.table.last_tick());
         (tick.max(self.now())..=last)
             .all(|t| self.table.layer_owner(cell, t).is_none_or(|b| b == a))
@@ -323,7 +323,7 @@ impl CoCore {
     /// First tick unit `a` would newly reserve for a window `[ws, we]`: it
     /// continues its existing reservations so they stay contiguous.
     #[inline]
-    pub(super) fn window_from(&self, a: AgentId, ws: u32) -> u32 {
+    pub(super) fn window_from(&self, a: Slot, ws: u32) -> u32 {
         let now = self.now();
         match self.pin_end[a.index()] {
             Some(l) if l >= now => ws.min(l + 1),
@@ -334,7 +334,7 @@ impl CoCore {
 
     /// Whether unit `a`'s path from `from` to `we` is free of the others'
     /// reservations.
-    pub(super) fn window_free(&self, a: AgentId, from: u32, we: u32) -> bool {
+    pub(super) fn window_free(&self, a: Slot, from: u32, we: u32) -> bool {
         if !self.table.is_free(self.cell_at(a, from), from, a) {
             return false;
         }
@@ -347,13 +347,7 @@ impl CoCore {
     /// Reserves unit `a`'s path from `from` to `we` (extending the path with
     /// waits on its last cell if it ends earlier); writes the claims it made
     /// (cells it did not hold yet) into `out`.
-    pub(super) fn claim_window(
-        &mut self,
-        a: AgentId,
-        from: u32,
-        we: u32,
-        out: &mut Vec<(Cell, u32)>,
-    ) {
+    pub(super) fn claim_window(&mut self, a: Slot, from: u32, we: u32, out: &mut Vec<(Cell, u32)>) {
         out.clear();
         let need = (we - self.now()) as usize + 1;
         let p = &mut self.paths[a.index()];
@@ -372,7 +366,7 @@ impl CoCore {
     }
 
     /// Drops claims made by [`Self::claim_window`].
-    pub(super) fn release_claims(&mut self, a: AgentId, claims: &[(Cell, u32)]) {
+    pub(super) fn release_claims(&mut self, a: Slot, claims: &[(Cell, u32)]) {
         for &(c, t) in claims {
             self.table.release(c, t, a);
         }
@@ -383,7 +377,7 @@ impl CoCore {
         let now = self.now();
         for i in 0..self.paths.len() {
             if let Some(l) = self.pin_end[i].take() {
-                let a = AgentId(i as u32);
+                let a = Slot(i as u32);
                 for t in now..=l {
                     let c = self.cell_at(a, t);
                     self.table.release(c, t, a);
@@ -400,9 +394,9 @@ impl CoCore {
     /// then the lower id. A fixed order keeps two units in a corridor from
     /// taking turns to back off; the other rules keep a parked unit from
     /// blocking a passage for ever.
-    fn arbitrary_owner(&self, candidates: &[AgentId], t: u32) -> AgentId {
-        let stuck = |a: AgentId| !self.movable[a.index()] || self.failed[a.index()];
-        let resting = |a: AgentId| {
+    fn arbitrary_owner(&self, candidates: &[Slot], t: u32) -> Slot {
+        let stuck = |a: Slot| !self.movable[a.index()] || self.failed[a.index()];
+        let resting = |a: Slot| {
             let p = &self.paths[a.index()];
             p[p.len() - 1] == self.goal[a.index()] && t + 1 >= self.now() + p.len() as u32
         };
@@ -441,13 +435,13 @@ impl CoCore {
         let half = self.window / 2;
         let cap = self.cycle_cap();
         let mut claims = Vec::new();
-        let mut owners: Vec<AgentId> = Vec::new();
+        let mut owners: Vec<Slot> = Vec::new();
         for cycle in 0.. {
             // Searches see only the reservations, not each other's paths,
             // so the order does not matter.
             for i in 0..n {
                 if self.dirty[i] {
-                    self.plan_unit(AgentId(i as u32));
+                    self.plan_unit(Slot(i as u32));
                 }
             }
             let mut conflicts = std::mem::take(&mut self.conflicts);
@@ -475,12 +469,12 @@ impl CoCore {
             owners.clear();
             let (mut new_lo, mut new_hi) = (u32::MAX, 0);
             for c in &conflicts {
-                if c.agents.iter().any(|a| owners.contains(a)) {
+                if c.units.iter().any(|a| owners.contains(a)) {
                     // An owner of this tick already holds its cell here.
                     continue;
                 }
-                let mut candidates: Vec<AgentId> = c
-                    .agents
+                let mut candidates: Vec<Slot> = c
+                    .units
                     .iter()
                     .copied()
                     .filter(|&a| {
@@ -498,7 +492,7 @@ impl CoCore {
                     .iter()
                     .any(|a| self.lost[a.index()] >= LOSS_LIMIT);
                 let owner = if self.variant.prioritized() && !starved {
-                    select_winner(self, &candidates, &c.agents, ws, we)
+                    select_winner(self, &candidates, &c.units, ws, we)
                 } else {
                     self.arbitrary_owner(&candidates, t)
                 };
@@ -512,7 +506,7 @@ impl CoCore {
                 *pin = Some(pin.map_or(we, |l| l.max(we)));
                 owners.push(owner);
                 self.owned += 1;
-                for &a in &c.agents {
+                for &a in &c.units {
                     if a != owner {
                         self.lost[a.index()] += 1;
                     }
@@ -524,7 +518,7 @@ impl CoCore {
                 return self.give_up(t);
             }
             for i in 0..n {
-                let a = AgentId(i as u32);
+                let a = Slot(i as u32);
                 if !self.dirty[i]
                     && self.movable[i]
                     && !owners.contains(&a)
@@ -546,8 +540,8 @@ impl CoCore {
     /// revoked (those units replan) and the stuck unit may own the conflict.
     /// Revoking is safe: reservations are promises between planning cycles;
     /// only executed segments are committed to the shared table.
-    fn clear_way_for_stuck(&mut self, c: &Conflict, ws: u32, we: u32, t: u32) -> Option<AgentId> {
-        for &a in &c.agents {
+    fn clear_way_for_stuck(&mut self, c: &Conflict, ws: u32, we: u32, t: u32) -> Option<Slot> {
+        for &a in &c.units {
             let i = a.index();
             let stuck = self.failed[i] || !self.movable[i];
             if !stuck || self.pinned_at(a, t) {
@@ -577,7 +571,7 @@ impl CoCore {
     }
 
     /// Drops unit `b`'s reservations; it replans at the next cycle.
-    fn revoke(&mut self, b: AgentId) {
+    fn revoke(&mut self, b: Slot) {
         let now = self.now();
         if let Some(l) = self.pin_end[b.index()].take() {
             for t in now..=l {
@@ -609,5 +603,36 @@ impl CoCore {
     pub(super) fn all_paths_home(&self) -> bool {
         (0..self.paths.len())
             .all(|i| !self.movable[i] || self.paths[i].last() == Some(&self.goal[i]))
+    }
+}
+
+impl Trial for CoCore {
+    fn max_ticks(&self) -> u32 {
+        self.max_ticks
+    }
+
+    fn claim(&mut self, c: Slot, ws: u32, we: u32, claims: &mut Vec<(Cell, u32)>) {
+        let from = self.window_from(c, ws);
+        self.claim_window(c, from, we, claims);
+    }
+
+    fn release(&mut self, c: Slot, claims: &[(Cell, u32)]) {
+        self.release_claims(c, claims);
+    }
+
+    fn planned_arrival(&self, c: Slot) -> Option<usize> {
+        arrival(&self.paths[c.index()], self.goal[c.index()])
+    }
+
+    fn arrival_around(&mut self, m: Slot) -> Option<usize> {
+        if !self.movable[m.index()] {
+            return None;
+        }
+        let (_, full) = self.search_unit(m);
+        // Fixed prefix, then the searched path (its first cell is the
+        // prefix's last).
+        full.then(|| {
+            self.prefix_len(m) - 1 + arrival(&self.scratch, self.goal[m.index()]).unwrap_or(0)
+        })
     }
 }

@@ -17,56 +17,13 @@
 //! trajectories at once; `plan_tick` then has nothing to do. (For CO-HCA*
 //! the loop is a single phase unless its cycle limit is hit.)
 
-use crate::agents::AgentId;
-use crate::engine::World;
 use crate::map::Cell;
+use crate::units::Slot;
+use crate::world::World;
 
 use super::co_core::{CoCore, Outcome};
+use super::co_variant::CoVariant;
 use super::{Planner, PlannerStats};
-
-/// Which member of the CO-WHCA* family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CoVariant {
-    /// CO-WHCA*: window centred on the conflict, owner chosen without looking
-    /// at costs.
-    Whca,
-    /// CO-WHCA*P: as CO-WHCA*, owner by winner determination (Algorithm 3).
-    WhcaP,
-    /// CO-HCA* (CO-WHCA*(0)): window start fixed at the current tick, so all
-    /// conflicts are planned away before any unit moves.
-    Hca,
-    /// CO-HCA*P: CO-HCA* with the winner determination.
-    HcaP,
-}
-
-impl CoVariant {
-    /// Whether the window starts at the current tick (the offline CO-HCA*).
-    pub fn fixed_start(self) -> bool {
-        matches!(self, Self::Hca | Self::HcaP)
-    }
-
-    /// Whether owners are chosen by winner determination (Algorithm 3).
-    pub fn prioritized(self) -> bool {
-        matches!(self, Self::WhcaP | Self::HcaP)
-    }
-
-    /// Display name with window `w`, e.g. `CO-WHCA*P(16)`; ` offline` is
-    /// appended for the offline form of the windowed members.
-    pub fn label(self, w: u32, offline: bool) -> String {
-        let base = match self {
-            Self::Whca => "CO-WHCA*",
-            Self::WhcaP => "CO-WHCA*P",
-            Self::Hca => "CO-HCA*",
-            Self::HcaP => "CO-HCA*P",
-        };
-        let mode = if offline && !self.fixed_start() {
-            " offline"
-        } else {
-            ""
-        };
-        format!("{base}({w}){mode}")
-    }
-}
 
 /// The CO-WHCA* family as a [`Planner`]; see the module docs.
 pub struct ConflictOrientedWhca {
@@ -120,7 +77,7 @@ impl ConflictOrientedWhca {
         let now = world.now();
         debug_assert_eq!(core.now(), now);
         let to = to.min(self.max_ticks).max(now);
-        let ids: Vec<AgentId> = world.agents.ids().collect();
+        let ids: Vec<Slot> = world.units.ids().collect();
         for &a in &ids {
             world.release_plan(a);
         }
@@ -148,7 +105,7 @@ impl ConflictOrientedWhca {
     fn plan_offline(&mut self, world: &World) {
         let core = self.core.as_mut().expect("initialized");
         let tr = &mut self.trajectories;
-        *tr = world.agents.position.iter().map(|&c| vec![c]).collect();
+        *tr = world.units.position.iter().map(|&c| vec![c]).collect();
         let half = (self.window / 2).max(1);
         while core.now() < self.max_ticks {
             let now = core.now();
@@ -179,7 +136,7 @@ fn follow_paths(core: &mut CoCore, trajectories: &mut [Vec<Cell>], to: u32) {
 
 /// Whether unit `a` can follow `path` from `start` on the shared table and
 /// then stay on its last cell.
-fn segment_free(world: &World, a: AgentId, start: u32, path: &[Cell]) -> bool {
+fn segment_free(world: &World, a: Slot, start: u32, path: &[Cell]) -> bool {
     let t = &world.table;
     path.windows(2)
         .enumerate()
@@ -188,13 +145,13 @@ fn segment_free(world: &World, a: AgentId, start: u32, path: &[Cell]) -> bool {
 }
 
 /// Every unit stays on its cell (the always-safe plan).
-fn stay_all(world: &mut World, ids: &[AgentId]) {
+fn stay_all(world: &mut World, ids: &[Slot]) {
     let now = world.now();
     for &a in ids {
         world.release_plan(a);
     }
     for &a in ids {
-        let here = world.agents.position[a.index()];
+        let here = world.units.position[a.index()];
         world.commit_plan(a, now, &[here]);
     }
 }
@@ -216,7 +173,7 @@ impl Planner for ConflictOrientedWhca {
             return;
         }
         self.plan_offline(world);
-        let ids: Vec<AgentId> = world.agents.ids().collect();
+        let ids: Vec<Slot> = world.units.ids().collect();
         for &a in &ids {
             world.release_plan(a);
         }
@@ -255,9 +212,9 @@ impl Planner for ConflictOrientedWhca {
         let core = self.core.as_mut().expect("initialized");
         core.advance_to(now);
         debug_assert!(world
-            .agents
+            .units
             .ids()
-            .all(|a| core.paths[a.index()][0] == world.agents.position[a.index()]));
+            .all(|a| core.paths[a.index()][0] == world.units.position[a.index()]));
         let outcome = core.phase();
         let half = (self.window / 2).max(1);
         self.next_phase = match outcome {
@@ -288,7 +245,7 @@ impl Planner for ConflictOrientedWhca {
                 }
             }
             Outcome::Wait => {
-                let ids: Vec<AgentId> = world.agents.ids().collect();
+                let ids: Vec<Slot> = world.units.ids().collect();
                 stay_all(world, &ids);
                 now + 1
             }
@@ -314,8 +271,8 @@ impl ConflictOrientedWhca {
             *d = true;
         }
         debug_assert!(world
-            .agents
+            .units
             .ids()
-            .all(|a| core.paths[a.index()][0] == world.agents.position[a.index()]));
+            .all(|a| core.paths[a.index()][0] == world.units.position[a.index()]));
     }
 }

@@ -7,8 +7,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::agents::AgentId;
 use crate::map::{Cell, Grid};
+use crate::units::Slot;
 
 /// Units that would collide at one tick: on one cell (`cell` is that cell), in
 /// a swap (`cell` is the cell the first unit enters) or crossing diagonally
@@ -20,7 +20,7 @@ pub struct Conflict {
     /// Where they meet.
     pub cell: Cell,
     /// The units involved, at least two.
-    pub agents: Vec<AgentId>,
+    pub units: Vec<Slot>,
 }
 
 /// Reusable scratch for simulating paths to the first conflict.
@@ -79,16 +79,16 @@ impl ConflictFinder {
                     *slot = i as u32 + 1;
                     continue;
                 }
-                let first = AgentId(*slot - 1);
+                let first = Slot(*slot - 1);
                 let idx = *self.vertex.entry(c).or_insert_with(|| {
                     out.push(Conflict {
                         tick,
                         cell: c,
-                        agents: vec![first],
+                        units: vec![first],
                     });
                     out.len() - 1
                 });
-                out[idx].agents.push(AgentId(i as u32));
+                out[idx].units.push(Slot(i as u32));
             }
             for (i, p) in paths.iter().enumerate() {
                 let (a, b) = (at(p, k - 1), at(p, k));
@@ -102,7 +102,7 @@ impl ConflictFinder {
                         out.push(Conflict {
                             tick,
                             cell: b,
-                            agents: vec![AgentId(i as u32), AgentId(j as u32)],
+                            units: vec![Slot(i as u32), Slot(j as u32)],
                         });
                     }
                 }
@@ -113,7 +113,7 @@ impl ConflictFinder {
                         out.push(Conflict {
                             tick,
                             cell: grid.cell(square.0, square.1),
-                            agents: vec![AgentId(j as u32), AgentId(i as u32)],
+                            units: vec![Slot(j as u32), Slot(i as u32)],
                         });
                     } else {
                         self.diagonal.insert(square, i);
@@ -165,11 +165,11 @@ mod tests {
         assert_eq!(f.earliest(&g, &paths, 10, &mut out), Some(12));
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].cell, Cell(2));
-        assert_eq!(out[0].agents, vec![AgentId(0), AgentId(1)]);
+        assert_eq!(out[0].units, vec![Slot(0), Slot(1)]);
         // A swap between ticks 0 and 1.
         let paths = vec![vec![Cell(1), Cell(2)], vec![Cell(2), Cell(1)]];
         assert_eq!(f.earliest(&g, &paths, 0, &mut out), Some(1));
-        assert_eq!(out[0].agents.len(), 2);
+        assert_eq!(out[0].units.len(), 2);
         // A unit parked on its goal (path of one cell) is run into later.
         let paths = vec![vec![Cell(3)], vec![Cell(0), Cell(1), Cell(2), Cell(3)]];
         assert_eq!(f.earliest(&g, &paths, 0, &mut out), Some(3));

@@ -5,11 +5,11 @@
 //! A unit whose search fails keeps its cell and tries again a few ticks later.
 //! The first round starts optimistic (see [`super::optimistic`]).
 
-use crate::agents::{AgentFlags, AgentId};
 use crate::distance::{dense_fits, ReverseResumableAStar};
-use crate::engine::World;
 use crate::map::Cell;
 use crate::search::{Depth, SpaceTimeAStar, SpaceTimeQuery};
+use crate::units::{Slot, UnitFlags};
+use crate::world::World;
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
@@ -26,7 +26,7 @@ pub struct CooperativeAStar {
     max_ticks: u32,
     rra: Vec<ReverseResumableAStar>,
     search: SpaceTimeAStar,
-    due: Vec<AgentId>,
+    due: Vec<Slot>,
     path: Vec<Cell>,
     old: Vec<Cell>,
     max_expansions: usize,
@@ -49,15 +49,15 @@ impl CooperativeAStar {
         }
     }
 
-    fn plan_unit(&mut self, world: &mut World, a: AgentId) {
+    fn plan_unit(&mut self, world: &mut World, a: Slot) {
         let i = a.index();
         let now = world.now();
         let grid = world.grid.clone();
         let query = SpaceTimeQuery {
-            agent: a,
-            start: world.agents.position[i],
+            unit: a,
+            start: world.units.position[i],
             start_tick: now,
-            goal: world.agents.goal[i],
+            goal: world.units.goal[i],
             depth: Depth::Full(self.max_ticks.saturating_sub(now).max(1)),
             goal_wait_cost: 1,
             max_expansions: self.max_expansions,
@@ -91,7 +91,7 @@ impl CooperativeAStar {
         if let Some(r) = self.rra.get(i) {
             self.stats.heuristic_expanded += (r.expanded.saturating_sub(before)) as u64;
         }
-        world.agents.next_replan[i] = if found {
+        world.units.next_replan[i] = if found {
             u32::MAX
         } else {
             now + RETRY_INTERVAL
@@ -107,26 +107,26 @@ impl Planner for CooperativeAStar {
     fn initialize(&mut self, world: &mut World) {
         if self.hierarchical {
             let grid = world.grid.clone();
-            let dense = dense_fits(grid.cell_count(), world.agents.len());
+            let dense = dense_fits(grid.cell_count(), world.units.len());
             self.rra = world
-                .agents
+                .units
                 .ids()
                 .map(|a| {
                     ReverseResumableAStar::new(
                         &grid,
-                        world.agents.goal[a.index()],
-                        world.agents.start[a.index()],
+                        world.units.goal[a.index()],
+                        world.units.start[a.index()],
                         dense,
                     )
                 })
                 .collect();
         }
-        let mut due: Vec<AgentId> = world
-            .agents
+        let mut due: Vec<Slot> = world
+            .units
             .ids()
-            .filter(|&a| !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE))
+            .filter(|&a| !world.units.flags[a.index()].has(UnitFlags::UNREACHABLE))
             .collect();
-        rotate_order(&mut due, &world.agents, 0);
+        rotate_order(&mut due, &world.units, 0);
         // Optimistic starts: earlier units may route through later ones'.
         release_starts(world, &due);
         for &a in &due {
@@ -148,11 +148,11 @@ impl Planner for CooperativeAStar {
         let now = world.now();
         let mut due = std::mem::take(&mut self.due);
         due.clear();
-        due.extend(world.agents.ids().filter(|&a| {
-            world.agents.next_replan[a.index()] <= now
-                && !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE)
+        due.extend(world.units.ids().filter(|&a| {
+            world.units.next_replan[a.index()] <= now
+                && !world.units.flags[a.index()].has(UnitFlags::UNREACHABLE)
         }));
-        rotate_order(&mut due, &world.agents, now);
+        rotate_order(&mut due, &world.units, now);
         for &a in &due {
             self.plan_unit(world, a);
         }

@@ -11,10 +11,10 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::agents::{AgentFlags, AgentId};
-use crate::engine::World;
 use crate::map::Cell;
 use crate::search::SpatialAStar;
+use crate::units::{Slot, UnitFlags};
+use crate::world::World;
 
 use super::{Planner, PlannerStats};
 
@@ -32,8 +32,8 @@ impl LocalRepairAStar {
     /// A planner for `world`, its noise drawn from `seed`.
     pub fn new(world: &World, seed: u64) -> Self {
         LocalRepairAStar {
-            routes: vec![Vec::new(); world.agents.len()],
-            cursor: vec![0; world.agents.len()],
+            routes: vec![Vec::new(); world.units.len()],
+            cursor: vec![0; world.units.len()],
             search: SpatialAStar::new(&world.grid),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x4C52_4121),
             path: Vec::new(),
@@ -41,12 +41,12 @@ impl LocalRepairAStar {
         }
     }
 
-    fn reroute(&mut self, world: &World, a: AgentId) -> bool {
+    fn reroute(&mut self, world: &World, a: Slot) -> bool {
         let i = a.index();
-        let pos = world.agents.position[i];
-        let goal = world.agents.goal[i];
+        let pos = world.units.position[i];
+        let goal = world.units.goal[i];
         let now = world.now();
-        let agitation = world.agents.agitation[i];
+        let agitation = world.units.agitation[i];
         let grid = &world.grid;
         let rng = &mut self.rng;
         let (px, py) = grid.xy(pos);
@@ -78,18 +78,18 @@ impl LocalRepairAStar {
         found
     }
 
-    fn next_step(&self, a: AgentId) -> Option<Cell> {
+    fn next_step(&self, a: Slot) -> Option<Cell> {
         self.routes[a.index()]
             .get(self.cursor[a.index()] + 1)
             .copied()
     }
 
-    fn try_move(&mut self, world: &mut World, a: AgentId) -> bool {
+    fn try_move(&mut self, world: &mut World, a: Slot) -> bool {
         let Some(next) = self.next_step(a) else {
             return false;
         };
         let i = a.index();
-        let pos = world.agents.position[i];
+        let pos = world.units.position[i];
         let now = world.now();
         if !world.table.move_is_free(&world.grid, a, pos, next, now) {
             return false;
@@ -107,17 +107,17 @@ impl Planner for LocalRepairAStar {
     }
 
     fn initialize(&mut self, world: &mut World) {
-        for a in world.agents.ids().collect::<Vec<_>>() {
-            if !world.agents.flags[a.index()].has(AgentFlags::UNREACHABLE) {
+        for a in world.units.ids().collect::<Vec<_>>() {
+            if !world.units.flags[a.index()].has(UnitFlags::UNREACHABLE) {
                 self.reroute(world, a);
             }
         }
     }
 
     fn plan_tick(&mut self, world: &mut World, _until: Option<std::time::Instant>) {
-        for a in world.agents.ids().collect::<Vec<_>>() {
+        for a in world.units.ids().collect::<Vec<_>>() {
             let i = a.index();
-            if world.agents.flags[i].has(AgentFlags::UNREACHABLE) || world.agents.at_goal(a) {
+            if world.units.flags[i].has(UnitFlags::UNREACHABLE) || world.units.at_goal(a) {
                 continue;
             }
             // Off our route (e.g. after a wait the cursor still matches): follow it.
@@ -125,7 +125,7 @@ impl Planner for LocalRepairAStar {
                 continue;
             }
             // Blocked: reroute around the current neighbours, a little more randomly each time.
-            world.agents.agitation[i] += 1;
+            world.units.agitation[i] += 1;
             if self.reroute(world, a) {
                 self.try_move(world, a);
             }

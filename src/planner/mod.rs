@@ -2,9 +2,11 @@
 //! before the first tick, then replan the units that are due each tick.
 
 mod co_core;
+mod co_variant;
 mod co_whca;
 mod conflict;
 mod cooperative;
+mod kind;
 mod lra;
 pub mod odid;
 mod optimistic;
@@ -12,15 +14,17 @@ mod order;
 mod whca;
 mod winner;
 
-pub use co_whca::{CoVariant, ConflictOrientedWhca};
+pub use co_variant::CoVariant;
+pub use co_whca::ConflictOrientedWhca;
 pub use conflict::{Conflict, ConflictFinder};
 pub use cooperative::CooperativeAStar;
+pub use kind::PlannerKind;
 pub use lra::LocalRepairAStar;
 pub use whca::WindowedHca;
 
-use crate::agents::AgentId;
-use crate::engine::{SimConfig, World};
 use crate::map::Cell;
+use crate::units::Slot;
+use crate::world::World;
 
 /// Counters a planner keeps for the metrics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,136 +96,21 @@ pub trait Planner: Send {
         false
     }
     /// Unit `a` (a new slot or a reused one) entered the world.
-    fn unit_added(&mut self, _world: &World, _a: AgentId) {}
+    fn unit_added(&mut self, _world: &World, _a: Slot) {}
     /// Unit `a` left the world.
-    fn unit_removed(&mut self, _a: AgentId) {}
+    fn unit_removed(&mut self, _a: Slot) {}
     /// Unit `a`'s goal changed.
-    fn goal_changed(&mut self, _world: &World, _a: AgentId) {}
+    fn goal_changed(&mut self, _world: &World, _a: Slot) {}
     /// Cells became impassable (`closed`) or passable (`opened`): every
     /// cached distance must stay a lower bound, and plans are replanned.
     fn map_changed(&mut self, _world: &World, _closed: &[Cell], _opened: &[Cell]) {}
     /// Appends to `out` the rest of unit `a`'s way from `from` to its goal,
     /// as its distances lead (not reserved): for drawing waypoints.
-    fn route(&mut self, _world: &World, _a: AgentId, _from: Cell, _out: &mut Vec<Cell>) {}
+    fn route(&mut self, _world: &World, _a: Slot, _from: Cell, _out: &mut Vec<Cell>) {}
     /// Whether it records each unit's progress (the `best_distance` and
     /// `progress_tick` columns); otherwise the simulation does, by grid
     /// distance.
     fn tracks_progress(&self) -> bool {
         false
-    }
-}
-
-/// Which planner, with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlannerKind {
-    /// Local Repair A* with agitation noise.
-    Lra,
-    /// Cooperative A*: full-depth space-time search, Manhattan heuristic.
-    Ca,
-    /// Hierarchical Cooperative A*: full depth, RRA* true distances.
-    Hca,
-    /// Windowed HCA* with window `w`, replanning every `w/2` ticks.
-    Whca {
-        /// Window size.
-        window: u32,
-    },
-    /// The conflict-oriented family (Bnaya & Felner 2014): CO-WHCA*,
-    /// CO-WHCA*P, CO-HCA*, with a reservation window of `window` ticks
-    /// centred on each conflict.
-    Co {
-        /// Reservation window size.
-        window: u32,
-        /// Which member.
-        variant: CoVariant,
-        /// Plan the whole run before the first tick (always for CO-HCA*).
-        offline: bool,
-    },
-}
-
-impl PlannerKind {
-    /// Parses `lra`, `ca`, `hca`, `whca`, `co-whca`, `co-whcap`, `co-hca`,
-    /// `co-hcap`, `co-whca-offline` or `co-whcap-offline` (window given
-    /// separately).
-    pub fn parse(name: &str, window: u32) -> Option<Self> {
-        let co = |variant, offline| {
-            Some(Self::Co {
-                window,
-                variant,
-                offline,
-            })
-        };
-        match name {
-            "lra" => Some(Self::Lra),
-            "ca" => Some(Self::Ca),
-            "hca" => Some(Self::Hca),
-            "whca" => Some(Self::Whca { window }),
-            "co-whca" => co(CoVariant::Whca, false),
-            "co-whcap" => co(CoVariant::WhcaP, false),
-            "co-hca" => co(CoVariant::Hca, true),
-            "co-hcap" => co(CoVariant::HcaP, true),
-            "co-whca-offline" => co(CoVariant::Whca, true),
-            "co-whcap-offline" => co(CoVariant::WhcaP, true),
-            _ => None,
-        }
-    }
-
-    /// Display name, e.g. `WHCA*(16)`.
-    pub fn label(self) -> String {
-        match self {
-            Self::Lra => "LRA*".into(),
-            Self::Ca => "CA*".into(),
-            Self::Hca => "HCA*".into(),
-            Self::Whca { window } => format!("WHCA*({window})"),
-            Self::Co {
-                window,
-                variant,
-                offline,
-            } => variant.label(window, offline),
-        }
-    }
-
-    /// How many ticks ahead this planner reserves, given the run's turn limit.
-    /// Saturates at the reservation table's
-    /// [`MAX_HORIZON`](crate::reservation::MAX_HORIZON), so any window and
-    /// turn limit give a horizon the table accepts.
-    pub fn horizon(self, max_ticks: u32) -> u32 {
-        let ahead = match self {
-            Self::Lra => 2,
-            Self::Ca | Self::Hca => max_ticks.saturating_add(2),
-            Self::Whca { window } => window.saturating_add(2),
-            Self::Co { window, .. } => max_ticks.saturating_add(window).saturating_add(4),
-        };
-        ahead.min(crate::reservation::MAX_HORIZON)
-    }
-
-    /// Builds the planner for `world` with the run's settings, searching on
-    /// `pool` if given (else on a pool of `config.threads` of its own).
-    pub fn build(
-        self,
-        world: &World,
-        config: &SimConfig,
-        pool: Option<std::sync::Arc<rayon::ThreadPool>>,
-    ) -> Box<dyn Planner> {
-        match self {
-            Self::Lra => Box::new(LocalRepairAStar::new(world, config.seed)),
-            Self::Ca => Box::new(CooperativeAStar::new(world, false, config.max_ticks)),
-            Self::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
-            Self::Whca { window } => {
-                let mut p = WindowedHca::new_in(world, window, config.threads, config.budget, pool);
-                p.reserve_units(config.max_units);
-                Box::new(p)
-            }
-            Self::Co {
-                window,
-                variant,
-                offline,
-            } => Box::new(ConflictOrientedWhca::new(
-                world,
-                window,
-                variant,
-                offline,
-                config.max_ticks,
-            )),
-        }
     }
 }

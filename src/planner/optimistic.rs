@@ -7,19 +7,19 @@
 //! only adds holds, so the rounds end: at worst every start is held, as
 //! without optimism.
 
-use crate::agents::{AgentFlags, AgentId};
-use crate::engine::World;
+use crate::units::{Slot, UnitFlags};
+use crate::world::World;
 
 /// Lets the units in `units` (all on their starts, none planned yet) hold
 /// their starts at tick 0 only.
-pub fn release_starts(world: &mut World, units: &[AgentId]) {
+pub fn release_starts(world: &mut World, units: &[Slot]) {
     // Bodies larger or slower than a cell keep their starts held: their
     // starts are never optimistic.
     for &a in units
         .iter()
-        .filter(|a| world.agents.kind[a.index()].is_cell())
+        .filter(|a| world.units.kind[a.index()].is_cell())
     {
-        world.table.release_hold(world.agents.start[a.index()], a);
+        world.table.release_hold(world.units.start[a.index()], a);
     }
 }
 
@@ -29,17 +29,17 @@ pub fn release_starts(world: &mut World, units: &[AgentId]) {
 /// that start after tick 0 or hold it; returns those, which must plan again.
 /// Pinning only adds holds, so the rounds end: at worst every start is held,
 /// as if the start had not been optimistic.
-pub fn pin_unplanned_starts(world: &mut World, units: &[AgentId]) -> Vec<AgentId> {
-    let mut replan: Vec<AgentId> = Vec::new();
-    let mut through: Vec<AgentId> = Vec::new();
+pub fn pin_unplanned_starts(world: &mut World, units: &[Slot]) -> Vec<Slot> {
+    let mut replan: Vec<Slot> = Vec::new();
+    let mut through: Vec<Slot> = Vec::new();
     for &b in units {
         let i = b.index();
-        if !world.agents.kind[i].is_cell() {
+        if !world.units.kind[i].is_cell() {
             continue;
         }
-        let start = world.agents.start[i];
-        let last = *world.agents.plan(b).last().expect("plans are never empty");
-        let stuck = world.agents.flags[i].has(AgentFlags::STUCK);
+        let start = world.units.start[i];
+        let last = *world.units.plan(b).last().expect("plans are never empty");
+        let stuck = world.units.flags[i].has(UnitFlags::STUCK);
         if !stuck && world.table.hold(last).is_some_and(|(h, _)| h == b) {
             continue;
         }
@@ -56,8 +56,8 @@ pub fn pin_unplanned_starts(world: &mut World, units: &[AgentId]) -> Vec<AgentId
                 continue;
             }
             world.release_plan(v);
-            let vs = world.agents.start[v.index()];
-            world.agents.set_plan(v, 0, &[vs]);
+            let vs = world.units.start[v.index()];
+            world.units.set_plan(v, 0, &[vs]);
             replan.push(v);
         }
         let pinned = world.table.set_hold(start, 0, b);

@@ -13,7 +13,7 @@
 //! is optimistic: a unit's start is held for good only if it finds no plan.
 //!
 //! Searches run in batches on the engine's worker pool (see
-//! [`crate::engine::Scheduler`]) and are committed in priority order, within
+//! [`crate::world::Scheduler`]) and are committed in priority order, within
 //! a per-tick budget; what does not fit carries over to the next tick while
 //! the units follow the reserved part of their last plan.
 
@@ -22,15 +22,15 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::agents::{AgentFlags, AgentId};
 use crate::distance::{
     dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
     ReverseResumableAStar, UnitOracle, UNREACHABLE,
 };
-use crate::engine::{Budget, Scheduler, WorkerScratch, World};
 use crate::footprint::{body, for_each_claim, FootprintQuery, Motion};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
+use crate::units::{Slot, UnitFlags};
+use crate::world::{Budget, Scheduler, WorkerScratch, World};
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
@@ -122,11 +122,11 @@ pub struct WindowedHca {
     batch_size: usize,
     /// Units due to replan, in order; what a tick's budget leaves stays at
     /// the front for the next tick.
-    due: Vec<AgentId>,
-    fresh: Vec<AgentId>,
-    skipped: Vec<AgentId>,
-    rest: Vec<AgentId>,
-    retry: Vec<AgentId>,
+    due: Vec<Slot>,
+    fresh: Vec<Slot>,
+    skipped: Vec<Slot>,
+    rest: Vec<Slot>,
+    retry: Vec<Slot>,
     old: Vec<Cell>,
     /// Per cell, the batch whose commits last claimed it: a found path that
     /// touches no such cell cannot have been invalidated by its batch's
@@ -150,16 +150,16 @@ struct Promotion {
     /// Per depth of the chain of units moved out of each other's way: the
     /// path found and the units in its way.
     paths: Vec<Vec<Cell>>,
-    victims: Vec<Vec<AgentId>>,
+    victims: Vec<Vec<Slot>>,
     /// Every unit of the current attempt (none of them may be overridden
     /// again), in order.
-    involved: Vec<AgentId>,
+    involved: Vec<Slot>,
     /// Their old plans: (unit, start tick, range in `cells`), to restore if
     /// the attempt fails.
-    saved: Vec<(AgentId, u32, std::ops::Range<usize>)>,
+    saved: Vec<(Slot, u32, std::ops::Range<usize>)>,
     cells: Vec<Cell>,
     /// Units given a new plan so far in the current attempt.
-    moved: Vec<AgentId>,
+    moved: Vec<Slot>,
     /// Nodes the promoted searches expanded since the commit loop last
     /// counted them into the tick's node budget.
     expanded: u64,
@@ -202,17 +202,17 @@ impl WindowedHca {
             None => Scheduler::new(threads, window as usize + 2, max_nodes),
         };
         scheduler.set_min_parallel(MIN_POOL_BATCH);
-        let units = world.agents.len();
+        let units = world.units.len();
         scheduler.prepare(&world.grid, window, MAX_BATCH);
         let mut promoted_search = crate::search::SpaceTimeAStar::with_capacity(max_nodes);
         promoted_search.prepare(&world.grid, window);
         let grid = &world.grid;
-        let mut reserved = reserve_unit_searches(grid, &world.agents.goal, SHARE_FROM);
+        let mut reserved = reserve_unit_searches(grid, &world.units.goal, SHARE_FROM);
         let mut heuristics = Vec::with_capacity(units);
         let shared_tables = unit_heuristics_in(
             grid,
-            &world.agents.start,
-            &world.agents.goal,
+            &world.units.start,
+            &world.units.goal,
             SHARE_FROM,
             &mut reserved,
             Some(INITIAL_WIDEN),
@@ -294,11 +294,11 @@ impl WindowedHca {
             heuristics[i].get_mut(),
             Heuristic::Shared(Arc::from(Vec::new())),
         );
-        let kind = world.agents.kind[i];
+        let kind = world.units.kind[i];
         let h = self.fresh_heuristic(
             world.fit_grid(kind.size),
-            world.agents.goal[i],
-            world.agents.position[i],
+            world.units.goal[i],
+            world.units.position[i],
             Some(old),
             kind.is_cell(),
         );
@@ -351,7 +351,7 @@ impl WindowedHca {
     fn plan_units(
         &mut self,
         world: &mut World,
-        units: &mut Vec<AgentId>,
+        units: &mut Vec<Slot>,
         budget: Budget,
         until: Option<Instant>,
     ) -> Round {
@@ -387,16 +387,16 @@ impl WindowedHca {
                     let grid = &*world_ref.grid;
                     self.scheduler.run_batch(batch, deadline, |a, scratch| {
                         let i = a.index();
-                        let goal = world_ref.agents.goal[i];
+                        let goal = world_ref.units.goal[i];
                         let requested = |c: Cell| {
                             matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now)
                         };
-                        if !world_ref.agents.kind[i].is_cell() {
+                        if !world_ref.units.kind[i].is_cell() {
                             // A body makes way for any unit when parked on
                             // its goal, else only for units that come first
                             // (two bodies head-on in a passage would
                             // otherwise both wait for the other).
-                            let parked = world_ref.agents.at_goal(a);
+                            let parked = world_ref.units.at_goal(a);
                             let yields = |c: Cell| {
                                 matches!(world_ref.table.request_on(c), Some((b, t))
                                     if b != a && t + w >= now && (parked || b < a))
@@ -405,8 +405,8 @@ impl WindowedHca {
                             return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields);
                         }
                         let query = SpaceTimeQuery {
-                            agent: a,
-                            start: world_ref.agents.position[i],
+                            unit: a,
+                            start: world_ref.units.position[i],
                             start_tick: now,
                             goal,
                             depth: Depth::Window(w),
@@ -472,16 +472,16 @@ impl WindowedHca {
                     self.stats.expanded += outcome.expanded as u64;
                     let i = a.index();
                     if !outcome.found {
-                        world.agents.set_flag(a, AgentFlags::QUEUED, false);
+                        world.units.set_flag(a, UnitFlags::QUEUED, false);
                         self.stats.failed_searches += 1;
-                        world.agents.set_flag(a, AgentFlags::STUCK, true);
-                        world.agents.next_replan[i] = now + 1;
+                        world.units.set_flag(a, UnitFlags::STUCK, true);
+                        world.units.next_replan[i] = now + 1;
                         promoted |= self.note_progress(world, a, deadline);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
                         continue;
                     }
                     let path = self.scheduler.path(k);
-                    let kind = world.agents.kind[i];
+                    let kind = world.units.kind[i];
                     let committed = if kind.is_cell() {
                         let recheck =
                             promoted || path_touched(&world.grid, &self.touched, stamp, path);
@@ -513,9 +513,9 @@ impl WindowedHca {
                         ok
                     };
                     if committed {
-                        world.agents.set_flag(a, AgentFlags::QUEUED, false);
-                        world.agents.set_flag(a, AgentFlags::STUCK, false);
-                        world.agents.next_replan[i] = now + (w / 2).max(1);
+                        world.units.set_flag(a, UnitFlags::QUEUED, false);
+                        world.units.set_flag(a, UnitFlags::STUCK, false);
+                        world.units.next_replan[i] = now + (w / 2).max(1);
                         for &c in self.scheduler.extra(k) {
                             world.table.request(c, a, now);
                         }
@@ -557,12 +557,7 @@ impl WindowedHca {
 
     /// The initial planning of the `due` units (in `order`): rounds of
     /// batches until every unit has a plan or stays pinned on its start.
-    fn plan_initial(
-        &mut self,
-        world: &mut World,
-        due: &mut Vec<AgentId>,
-        order: &[AgentId],
-    ) -> Round {
+    fn plan_initial(&mut self, world: &mut World, due: &mut Vec<Slot>, order: &[Slot]) -> Round {
         let pool = self.pool();
         let mut r = Round::default();
         loop {
@@ -578,7 +573,7 @@ impl WindowedHca {
                 return r;
             }
             for &a in &replan {
-                world.agents.set_flag(a, AgentFlags::QUEUED, true);
+                world.units.set_flag(a, UnitFlags::QUEUED, true);
             }
             due.extend_from_slice(&replan);
         }
@@ -595,17 +590,17 @@ impl WindowedHca {
     /// Runs in the sequential commit phase. Returns whether plans changed
     /// (the promoted unit's and its victims'): outside the batch's touched
     /// stamps, so the batch's later results must then be checked in full.
-    fn note_progress(&mut self, world: &mut World, a: AgentId, deadline: Option<Instant>) -> bool {
+    fn note_progress(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
         let i = a.index();
-        let kind = world.agents.kind[i];
+        let kind = world.units.kind[i];
         let progressed = {
             let mut h = self.heuristics[i].lock();
             h.ensure_started(world.fit_grid(kind.size));
             // The unit's progress, for its state (stuck or not).
-            let d = h.distance(world.fit_grid(kind.size), world.agents.position[i]);
-            if d < world.agents.best_distance[i] {
-                world.agents.best_distance[i] = d;
-                world.agents.progress_tick[i] = world.now();
+            let d = h.distance(world.fit_grid(kind.size), world.units.position[i]);
+            if d < world.units.best_distance[i] {
+                world.units.best_distance[i] = d;
+                world.units.progress_tick[i] = world.now();
             }
             if !kind.is_cell() {
                 // Units with footprints are not promoted: they ask the way
@@ -615,9 +610,9 @@ impl WindowedHca {
             // Right of way (Silver's unit priorities, set by the game): a
             // unit that outranks others and whose window falls short of the
             // straight run to its goal overrides the lower units on its way.
-            let prio = world.agents.priority[i];
-            if prio > 0 && !world.agents.at_goal(a) {
-                let plan = world.agents.plan(a);
+            let prio = world.units.priority[i];
+            if prio > 0 && !world.units.at_goal(a) {
+                let plan = world.units.plan(a);
                 let end = h.distance(&world.grid, *plan.last().expect("plans are never empty"));
                 let full = d.min(plan.len() as u32 - 1);
                 if d != UNREACHABLE && d.saturating_sub(end) < full {
@@ -638,10 +633,10 @@ impl WindowedHca {
             if !h.is_exact() {
                 return false;
             }
-            let plan = world.agents.plan(a);
+            let plan = world.units.plan(a);
             plan.len() > 1 && !blocked(&world.grid, &mut h, plan, self.window)
         };
-        if progressed || world.agents.at_goal(a) {
+        if progressed || world.units.at_goal(a) {
             self.stalled[i] = 0;
             return false;
         }
@@ -667,7 +662,7 @@ impl WindowedHca {
     /// new one, promoted in turn up to [`PUSH_DEPTH`] deep. If any of them
     /// finds no way out, every plan is put back as it was, so a promotion
     /// never causes a collision. Returns whether the new plans were kept.
-    fn promote(&mut self, world: &mut World, a: AgentId, deadline: Option<Instant>) -> bool {
+    fn promote(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
         let p = &mut self.promotion;
         p.involved.clear();
         p.saved.clear();
@@ -678,8 +673,8 @@ impl WindowedHca {
             let now = world.now();
             let next = now + (self.window / 2).max(1);
             for &u in &self.promotion.moved {
-                world.agents.set_flag(u, AgentFlags::STUCK, false);
-                world.agents.next_replan[u.index()] = next;
+                world.units.set_flag(u, UnitFlags::STUCK, false);
+                world.units.next_replan[u.index()] = next;
             }
             return true;
         }
@@ -703,7 +698,7 @@ impl WindowedHca {
     fn push(
         &mut self,
         world: &mut World,
-        u: AgentId,
+        u: Slot,
         depth: usize,
         deadline: Option<Instant>,
     ) -> bool {
@@ -712,19 +707,19 @@ impl WindowedHca {
         let grid = world.grid.clone();
         let p = &mut self.promotion;
         let found = {
-            let flags = &world.agents.flags;
+            let flags = &world.units.flags;
             let involved = &p.involved;
             // A push by rank overrides only lower-ranked units; a stalled
             // unit's push, any unit not outranking it.
-            let priority = &world.agents.priority;
+            let priority = &world.units.priority;
             let mine = priority[u.index()];
             let rank = p.rank;
-            let kinds = &world.agents.kind;
-            let may_override = |b: AgentId| {
+            let kinds = &world.units.kind;
+            let may_override = |b: Slot| {
                 let theirs = priority[b.index()];
                 kinds[b.index()].is_cell()
-                    && !flags[b.index()].has(AgentFlags::UNREACHABLE)
-                    && !flags[b.index()].any(AgentFlags::INACTIVE)
+                    && !flags[b.index()].has(UnitFlags::UNREACHABLE)
+                    && !flags[b.index()].any(UnitFlags::INACTIVE)
                     && !involved.contains(&b)
                     && match rank {
                         Some(r) => theirs < r,
@@ -732,10 +727,10 @@ impl WindowedHca {
                     }
             };
             let query = SpaceTimeQuery {
-                agent: u,
-                start: world.agents.position[u.index()],
+                unit: u,
+                start: world.units.position[u.index()],
                 start_tick: now,
-                goal: world.agents.goal[u.index()],
+                goal: world.units.goal[u.index()],
                 depth: Depth::Window(w),
                 goal_wait_cost: 0,
                 max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
@@ -772,7 +767,7 @@ impl WindowedHca {
         // The units in the way of the new plan.
         let (path, victims) = (&p.paths[depth], &mut p.victims[depth]);
         victims.clear();
-        let mut note = |b: AgentId| {
+        let mut note = |b: Slot| {
             if !victims.contains(&b) {
                 victims.push(b);
             }
@@ -816,18 +811,18 @@ impl WindowedHca {
     fn collect_due(&mut self, world: &mut World, all: bool) {
         let now = world.now();
         self.fresh.clear();
-        let ag = &world.agents;
+        let ag = &world.units;
         self.fresh
-            .extend((0..ag.len() as u32).map(AgentId).filter(|&a| {
+            .extend((0..ag.len() as u32).map(Slot).filter(|&a| {
                 let f = ag.flags[a.index()];
                 (all || ag.next_replan[a.index()] <= now)
-                    && !f.has(AgentFlags::UNREACHABLE)
-                    && !f.has(AgentFlags::QUEUED)
-                    && !f.any(AgentFlags::INACTIVE)
+                    && !f.has(UnitFlags::UNREACHABLE)
+                    && !f.has(UnitFlags::QUEUED)
+                    && !f.any(UnitFlags::INACTIVE)
             }));
         rotate_order(&mut self.fresh, ag, now);
         for &a in &self.fresh {
-            world.agents.set_flag(a, AgentFlags::QUEUED, true);
+            world.units.set_flag(a, UnitFlags::QUEUED, true);
         }
         self.due.extend_from_slice(&self.fresh);
     }
@@ -868,8 +863,8 @@ impl Planner for WindowedHca {
         // Stagger: about 2n/w units replan on each later tick.
         let half = (self.window / 2).max(1);
         for (rank, &a) in order.iter().enumerate() {
-            if !world.agents.flags[a.index()].has(AgentFlags::STUCK) {
-                world.agents.next_replan[a.index()] = 1 + (rank as u32 % half);
+            if !world.units.flags[a.index()].has(UnitFlags::STUCK) {
+                world.units.next_replan[a.index()] = 1 + (rank as u32 % half);
             }
         }
         self.due = due;
@@ -878,9 +873,9 @@ impl Planner for WindowedHca {
     fn plan_tick(&mut self, world: &mut World, until: Option<Instant>) {
         crate::profile_zone!("schedule");
         // Units despawned, or gone inside a block, since they became due.
-        let flags = &world.agents.flags;
+        let flags = &world.units.flags;
         self.due
-            .retain(|a| !flags[a.index()].any(AgentFlags::INACTIVE));
+            .retain(|a| !flags[a.index()].any(UnitFlags::INACTIVE));
         self.batch_size = batch_size(self.live_units);
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
@@ -936,18 +931,18 @@ impl Planner for WindowedHca {
         true
     }
 
-    fn unit_added(&mut self, world: &World, a: AgentId) {
+    fn unit_added(&mut self, world: &World, a: Slot) {
         let i = a.index();
         if i < self.stalled.len() {
             self.renew_heuristic(world, i);
             self.stalled[i] = 0;
         } else {
             debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
-            let kind = world.agents.kind[i];
+            let kind = world.units.kind[i];
             let h = self.fresh_heuristic(
                 world.fit_grid(kind.size),
-                world.agents.goal[i],
-                world.agents.position[i],
+                world.units.goal[i],
+                world.units.position[i],
                 None,
                 kind.is_cell(),
             );
@@ -959,11 +954,11 @@ impl Planner for WindowedHca {
         self.live_units += 1;
     }
 
-    fn unit_removed(&mut self, _a: AgentId) {
+    fn unit_removed(&mut self, _a: Slot) {
         self.live_units = self.live_units.saturating_sub(1);
     }
 
-    fn goal_changed(&mut self, world: &World, a: AgentId) {
+    fn goal_changed(&mut self, world: &World, a: Slot) {
         self.renew_heuristic(world, a.index());
         self.stalled[a.index()] = 0;
     }
@@ -993,23 +988,23 @@ impl Planner for WindowedHca {
             }
             Heuristic::Landmarks { .. } => false,
         };
-        for i in 0..world.agents.len() {
-            if world.agents.flags[i].has(AgentFlags::DEAD) {
+        for i in 0..world.units.len() {
+            if world.units.flags[i].has(UnitFlags::DEAD) {
                 continue;
             }
             let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
             // Distances on a body's anchors change wherever the edit meets
             // a body: those are measured afresh.
-            if !world.agents.kind[i].is_cell() || stale(heuristics[i].get_mut()) {
+            if !world.units.kind[i].is_cell() || stale(heuristics[i].get_mut()) {
                 self.renew_heuristic(world, i);
                 self.stats.heuristic_restarts += 1;
             }
         }
     }
 
-    fn route(&mut self, world: &World, a: AgentId, from: Cell, out: &mut Vec<Cell>) {
-        let grid = world.fit_grid(world.agents.kind[a.index()].size);
-        let goal = world.agents.goal[a.index()];
+    fn route(&mut self, world: &World, a: Slot, from: Cell, out: &mut Vec<Cell>) {
+        let grid = world.fit_grid(world.units.kind[a.index()].size);
+        let goal = world.units.goal[a.index()];
         let mut h = self.heuristics[a.index()].lock();
         h.ensure_started(grid);
         if h.is_exact() {
@@ -1047,11 +1042,11 @@ impl Planner for WindowedHca {
 }
 
 /// Records unit `u`'s plan as it is, and marks it involved in a promotion.
-fn save_plan(p: &mut Promotion, world: &World, u: AgentId) {
+fn save_plan(p: &mut Promotion, world: &World, u: Slot) {
     let from = p.cells.len();
-    p.cells.extend_from_slice(world.agents.plan(u));
+    p.cells.extend_from_slice(world.units.plan(u));
     p.saved
-        .push((u, world.agents.plan_start[u.index()], from..p.cells.len()));
+        .push((u, world.units.plan_start[u.index()], from..p.cells.len()));
     p.involved.push(u);
 }
 
@@ -1065,7 +1060,7 @@ fn save_plan(p: &mut Promotion, world: &World, u: AgentId) {
 /// `None` at the deadline.
 fn footprint_window(
     world: &World,
-    a: AgentId,
+    a: Slot,
     w: u32,
     deadline: Option<Instant>,
     h: &mut Heuristic,
@@ -1073,7 +1068,7 @@ fn footprint_window(
     requested: &dyn Fn(Cell) -> bool,
 ) -> Option<(bool, u32)> {
     let i = a.index();
-    let ag = &world.agents;
+    let ag = &world.units;
     let now = world.now();
     let kind = ag.kind[i];
     let grid = &*world.grid;
@@ -1101,7 +1096,7 @@ fn footprint_window(
     let size = kind.size as u32;
     let goal = ag.goal[i];
     let q = FootprintQuery {
-        agent: a,
+        unit: a,
         from: plan[j],
         start_tick,
         goal,
@@ -1161,7 +1156,7 @@ fn way_requests(
     at: &Body<'_>,
     table: &crate::reservation::ReservationTable,
     h: &mut Heuristic,
-    a: AgentId,
+    a: Slot,
     from: Cell,
     steps: u32,
     out: &mut Vec<Cell>,
@@ -1244,18 +1239,18 @@ fn straight_window(
         } else {
             let n = grid.neighbors(cur, &mut buf);
             let Some(&next) = buf[..n].iter().find(|&&c| {
-                h.known(grid, c) == Some(d - 1) && table.move_is_free(grid, q.agent, cur, c, tick)
+                h.known(grid, c) == Some(d - 1) && table.move_is_free(grid, q.unit, cur, c, tick)
             }) else {
                 return false;
             };
             next
         };
-        if next == cur && !table.move_is_free(grid, q.agent, cur, cur, tick) {
+        if next == cur && !table.move_is_free(grid, q.unit, cur, cur, tick) {
             return false;
         }
         path.push(next);
         cur = next;
         d = d.saturating_sub(1);
     }
-    table.free_from(cur, q.start_tick + window, q.agent)
+    table.free_from(cur, q.start_tick + window, q.unit)
 }

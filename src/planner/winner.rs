@@ -6,13 +6,27 @@
 //! wins. Future conflicts are ignored, as in the seed. The tentative claims
 //! are released before the next candidate, so the table is left unchanged.
 
-use crate::agents::AgentId;
 use crate::map::Cell;
+use crate::units::Slot;
 
-use super::co_core::CoCore;
+/// What the owner choice asks of the conflict-oriented planner.
+pub(super) trait Trial {
+    /// The run's turn limit: a unit that cannot arrive costs twice that.
+    fn max_ticks(&self) -> u32;
+    /// Reserves `c`'s window from `ws` to `we` tentatively, noting each
+    /// claim in `claims`.
+    fn claim(&mut self, c: Slot, ws: u32, we: u32, claims: &mut Vec<(Cell, u32)>);
+    /// Releases what [`Trial::claim`] reserved.
+    fn release(&mut self, c: Slot, claims: &[(Cell, u32)]);
+    /// The tick at which `c`'s current path arrives for good, if it does.
+    fn planned_arrival(&self, c: Slot) -> Option<usize>;
+    /// Searches `m` a path around the claims; the tick it arrives, or
+    /// `None` if `m` may not move or the search found no full path.
+    fn arrival_around(&mut self, m: Slot) -> Option<usize>;
+}
 
 /// Tick index at which a path reaches `goal` for good, if it does.
-fn arrival(path: &[Cell], goal: Cell) -> Option<usize> {
+pub(super) fn arrival(path: &[Cell], goal: Cell) -> Option<usize> {
     if path.last() != Some(&goal) {
         return None;
     }
@@ -24,40 +38,25 @@ fn arrival(path: &[Cell], goal: Cell) -> Option<usize> {
 /// it) by the summed path cost over `members` (all units of the conflict),
 /// for a window from `ws` to `we`.
 pub(super) fn select_winner(
-    core: &mut CoCore,
-    candidates: &[AgentId],
-    members: &[AgentId],
+    trial: &mut impl Trial,
+    candidates: &[Slot],
+    members: &[Slot],
     ws: u32,
     we: u32,
-) -> AgentId {
+) -> Slot {
     // A unit that cannot reach its goal in time costs as much as the run.
-    let penalty = 2 * core.max_ticks as u64;
+    let penalty = 2 * trial.max_ticks() as u64;
     let mut claims: Vec<(Cell, u32)> = Vec::new();
     let mut best = (u64::MAX, candidates[0]);
     for &c in candidates {
-        let from = core.window_from(c, ws);
-        core.claim_window(c, from, we, &mut claims);
-        let ci = c.index();
-        let mut estimate = arrival(&core.paths[ci], core.goal[ci]).map_or(penalty, |k| k as u64);
+        trial.claim(c, ws, we, &mut claims);
+        let mut estimate = trial.planned_arrival(c).map_or(penalty, |k| k as u64);
         for &m in members {
-            if m == c {
-                continue;
+            if m != c {
+                estimate += trial.arrival_around(m).map_or(penalty, |k| k as u64);
             }
-            let mi = m.index();
-            if !core.movable[mi] {
-                estimate += penalty;
-                continue;
-            }
-            let (_, full) = core.search_unit(m);
-            estimate += if full {
-                // Fixed prefix, then the searched path (its first cell is the
-                // prefix's last).
-                (core.prefix_len(m) - 1 + arrival(&core.scratch, core.goal[mi]).unwrap_or(0)) as u64
-            } else {
-                penalty
-            };
         }
-        core.release_claims(c, &claims);
+        trial.release(c, &claims);
         if estimate < best.0 {
             best = (estimate, c);
         }

@@ -11,13 +11,11 @@
 //! A slot never changes its cell while its tag is current: releasing a claim
 //! only clears the owner, so probe chains stay intact without tombstones.
 
-use crate::agents::AgentId;
-use crate::map::Cell;
+use crate::map::{Cell, MAX_CELLS};
+use crate::units::Slot;
 
-/// Largest cell index a slot can hold.
-pub const MAX_CELLS: u32 = (1 << 28) - 1;
 /// Largest number of units a slot can name.
-pub const MAX_AGENTS: u32 = (1 << 24) - 1;
+pub const MAX_OWNER: u32 = (1 << 24) - 1;
 
 const OWNER_BITS: u32 = 24;
 const PRIORITY_SHIFT: u32 = 24;
@@ -34,7 +32,7 @@ pub struct Entry {
     /// Priority of the owner's reservation.
     pub priority: u8,
     /// Owner, or `None` once released.
-    pub owner: Option<AgentId>,
+    pub owner: Option<Slot>,
 }
 
 impl Entry {
@@ -44,7 +42,7 @@ impl Entry {
         debug_assert!(self.cell.0 < MAX_CELLS);
         debug_assert!(self.priority < 16);
         let owner = self.owner.map_or(0, |a| a.0 as u64 + 1);
-        debug_assert!(owner <= MAX_AGENTS as u64);
+        debug_assert!(owner <= MAX_OWNER as u64);
         ((self.cell.0 as u64 + 1) << CELL_SHIFT)
             | ((self.tag as u64) << TAG_SHIFT)
             | ((self.priority as u64 & 0xF) << PRIORITY_SHIFT)
@@ -63,7 +61,7 @@ impl Entry {
             cell: Cell(cell as u32 - 1),
             tag: (word >> TAG_SHIFT) as u8,
             priority: ((word >> PRIORITY_SHIFT) & 0xF) as u8,
-            owner: (owner != 0).then(|| AgentId(owner as u32 - 1)),
+            owner: (owner != 0).then(|| Slot(owner as u32 - 1)),
         })
     }
 }
@@ -78,7 +76,7 @@ mod tests {
             cell: Cell(MAX_CELLS - 1),
             tag: 255,
             priority: 15,
-            owner: Some(AgentId(MAX_AGENTS - 1)),
+            owner: Some(Slot(MAX_OWNER - 1)),
         };
         assert_eq!(Entry::unpack(e.pack()), Some(e));
         let released = Entry { owner: None, ..e };

@@ -5,8 +5,9 @@ mod entry;
 mod sync;
 mod table;
 
-pub use entry::{Entry, MAX_AGENTS, MAX_CELLS};
+pub use crate::map::MAX_CELLS;
+pub use entry::{Entry, MAX_OWNER};
 
 /// Most units the table can tell apart (its owner field).
-pub const MAX_UNITS: usize = MAX_AGENTS as usize - 1;
+pub const MAX_UNITS: usize = MAX_OWNER as usize - 1;
 pub use table::{ClaimError, ReservationTable, StepView, MAX_HORIZON};

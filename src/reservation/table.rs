@@ -16,16 +16,17 @@
 
 use crossbeam::utils::CachePadded;
 
-use super::entry::{Entry, MAX_AGENTS, MAX_CELLS};
+use super::entry::{Entry, MAX_OWNER};
 use super::sync::{AtomicU64, Ordering};
-use crate::agents::AgentId;
+use crate::map::MAX_CELLS;
 use crate::map::{Cell, Grid};
+use crate::units::Slot;
 
 /// Why a claim failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClaimError {
     /// Another unit holds the cell at that tick.
-    Taken(AgentId),
+    Taken(Slot),
     /// The tick lies outside the ring `[now, now + horizon)`.
     OutOfHorizon,
     /// The layer's hash table is full.
@@ -107,7 +108,7 @@ impl StepView<'_> {
     /// crossing. Most answers come from the claim bits and `to`'s hold;
     /// a set bit or a hold falls back to the slots.
     #[inline(always)]
-    pub fn move_is_free(&self, grid: &Grid, a: AgentId, from: Cell, to: Cell) -> bool {
+    pub fn move_is_free(&self, grid: &Grid, a: Slot, from: Cell, to: Cell) -> bool {
         let t = self.table;
         // A hold on `to` matters only once it has begun: a unit parks there
         // for good from its hold's first tick, so before it the cell is
@@ -162,14 +163,14 @@ fn spread_bits(v: u32) -> u64 {
 }
 
 #[inline]
-fn pack_hold(from: u32, a: AgentId) -> u64 {
+fn pack_hold(from: u32, a: Slot) -> u64 {
     ((from as u64) << 32) | (a.0 as u64 + 1)
 }
 
 #[inline]
-fn unpack_hold(word: u64) -> Option<(AgentId, u32)> {
+fn unpack_hold(word: u64) -> Option<(Slot, u32)> {
     let owner = word & 0xFFFF_FFFF;
-    (owner != NO_OWNER).then(|| (AgentId(owner as u32 - 1), (word >> 32) as u32))
+    (owner != NO_OWNER).then(|| (Slot(owner as u32 - 1), (word >> 32) as u32))
 }
 
 /// Longest horizon a table accepts, in ticks (`2^24`, about 16.8 million):
@@ -454,14 +455,14 @@ impl ReservationTable {
 
     /// The unit that reserved `cell` at `tick` in the layers (holds not included).
     #[inline]
-    pub fn layer_owner(&self, cell: Cell, tick: u32) -> Option<AgentId> {
+    pub fn layer_owner(&self, cell: Cell, tick: u32) -> Option<Slot> {
         self.layer_owner_at(cell, self.home(cell), tick)
     }
 
     /// [`Self::layer_owner`] with the cell's home slot already computed, so
     /// the checks of one move share it.
     #[inline(always)]
-    fn layer_owner_at(&self, cell: Cell, home: usize, tick: u32) -> Option<AgentId> {
+    fn layer_owner_at(&self, cell: Cell, home: usize, tick: u32) -> Option<Slot> {
         if !self.in_ring(tick) {
             return None;
         }
@@ -473,7 +474,7 @@ impl ReservationTable {
             // The cell's own slot: its current claim or nothing.
             let word = slots[home].load(Ordering::Acquire);
             let owner = word & 0xFF_FFFF;
-            return (word >> 28 == want && owner != 0).then(|| AgentId(owner as u32 - 1));
+            return (word >> 28 == want && owner != 0).then(|| Slot(owner as u32 - 1));
         }
         let mut i = home;
         for _ in 0..=self.mask {
@@ -481,7 +482,7 @@ impl ReservationTable {
             let head = word >> 28; // cell + 1 and tag
             if head == want {
                 let owner = word & 0xFF_FFFF;
-                return (owner != 0).then(|| AgentId(owner as u32 - 1));
+                return (owner != 0).then(|| Slot(owner as u32 - 1));
             }
             if head >> 8 == 0 || head & 0xFF != tag {
                 return None;
@@ -492,7 +493,7 @@ impl ReservationTable {
     }
 
     #[inline]
-    fn occupant_at(&self, cell: Cell, home: usize, tick: u32) -> Option<AgentId> {
+    fn occupant_at(&self, cell: Cell, home: usize, tick: u32) -> Option<Slot> {
         if let Some(a) = self.layer_owner_at(cell, home, tick) {
             return Some(a);
         }
@@ -504,8 +505,8 @@ impl ReservationTable {
 
     /// Reserves `cell` at `tick` for unit `a` at `priority` (0..16). Claiming a
     /// cell one already owns succeeds.
-    pub fn claim(&self, cell: Cell, tick: u32, a: AgentId, priority: u8) -> Result<(), ClaimError> {
-        debug_assert!(a.0 < MAX_AGENTS);
+    pub fn claim(&self, cell: Cell, tick: u32, a: Slot, priority: u8) -> Result<(), ClaimError> {
+        debug_assert!(a.0 < MAX_OWNER);
         if !self.in_ring(tick) {
             return Err(ClaimError::OutOfHorizon);
         }
@@ -530,7 +531,7 @@ impl ReservationTable {
                 Ok((i, word)) => match word & 0xFF_FFFF {
                     o if o == owner_bits => return Ok(()),
                     0 => (i, word),
-                    o => return Err(ClaimError::Taken(AgentId(o as u32 - 1))),
+                    o => return Err(ClaimError::Taken(Slot(o as u32 - 1))),
                 },
                 Err(Some((i, word))) => (i, word),
                 Err(None) => return Err(ClaimError::Full),
@@ -551,7 +552,7 @@ impl ReservationTable {
     }
 
     /// Drops unit `a`'s claim on `cell` at `tick`, if it has one.
-    pub fn release(&self, cell: Cell, tick: u32, a: AgentId) {
+    pub fn release(&self, cell: Cell, tick: u32, a: Slot) {
         if !self.in_ring(tick) {
             return;
         }
@@ -573,13 +574,13 @@ impl ReservationTable {
 
     /// The hold on `cell`: who, and from which tick.
     #[inline]
-    pub fn hold(&self, cell: Cell) -> Option<(AgentId, u32)> {
+    pub fn hold(&self, cell: Cell) -> Option<(Slot, u32)> {
         unpack_hold(self.holds[cell.index()].load(Ordering::Acquire))
     }
 
     /// Unit `a` holds `cell` from tick `from` on. Fails with the holder if
     /// another unit holds it.
-    pub fn set_hold(&self, cell: Cell, from: u32, a: AgentId) -> Result<(), AgentId> {
+    pub fn set_hold(&self, cell: Cell, from: u32, a: Slot) -> Result<(), Slot> {
         let slot = &self.holds[cell.index()];
         let mut cur = slot.load(Ordering::Acquire);
         loop {
@@ -601,7 +602,7 @@ impl ReservationTable {
     }
 
     /// Drops unit `a`'s hold on `cell`, if it has it.
-    pub fn release_hold(&self, cell: Cell, a: AgentId) {
+    pub fn release_hold(&self, cell: Cell, a: Slot) {
         let slot = &self.holds[cell.index()];
         let cur = slot.load(Ordering::Acquire);
         if matches!(unpack_hold(cur), Some((b, _)) if b == a) {
@@ -611,20 +612,20 @@ impl ReservationTable {
 
     /// Who stands on `cell` at `tick`: a layer claim, or a hold that has begun.
     #[inline]
-    pub fn occupant(&self, cell: Cell, tick: u32) -> Option<AgentId> {
+    pub fn occupant(&self, cell: Cell, tick: u32) -> Option<Slot> {
         self.occupant_at(cell, self.home(cell), tick)
     }
 
     /// Whether `cell` is free for unit `a` at `tick` (free or its own).
     #[inline]
-    pub fn is_free(&self, cell: Cell, tick: u32, a: AgentId) -> bool {
+    pub fn is_free(&self, cell: Cell, tick: u32, a: Slot) -> bool {
         self.occupant(cell, tick).is_none_or(|b| b == a)
     }
 
     /// Whether unit `a` may move from `from` (at `tick`) to `to` (at `tick + 1`):
     /// `to` free, no swap with another unit, no diagonal crossing.
     #[inline]
-    pub fn move_is_free(&self, grid: &Grid, a: AgentId, from: Cell, to: Cell, tick: u32) -> bool {
+    pub fn move_is_free(&self, grid: &Grid, a: Slot, from: Cell, to: Cell, tick: u32) -> bool {
         self.step(tick).move_is_free(grid, a, from, to)
     }
 
@@ -657,7 +658,7 @@ impl ReservationTable {
     pub fn move_is_free_exact(
         &self,
         grid: &Grid,
-        a: AgentId,
+        a: Slot,
         from: Cell,
         to: Cell,
         tick: u32,
@@ -710,13 +711,13 @@ impl ReservationTable {
     pub fn move_blockers(
         &self,
         grid: &Grid,
-        a: AgentId,
+        a: Slot,
         from: Cell,
         to: Cell,
         tick: u32,
-        blocker: &mut dyn FnMut(AgentId),
+        blocker: &mut dyn FnMut(Slot),
     ) {
-        let mut report = |b: Option<AgentId>| {
+        let mut report = |b: Option<Slot>| {
             if let Some(b) = b.filter(|&b| b != a) {
                 blocker(b);
             }
@@ -747,13 +748,7 @@ impl ReservationTable {
     /// Calls `blocker` with every unit (other than `a`) that keeps `a` from
     /// staying on `cell` for good from `tick` on: its holder, and whoever
     /// claims it later.
-    pub fn stay_blockers(
-        &self,
-        cell: Cell,
-        tick: u32,
-        a: AgentId,
-        blocker: &mut dyn FnMut(AgentId),
-    ) {
+    pub fn stay_blockers(&self, cell: Cell, tick: u32, a: Slot, blocker: &mut dyn FnMut(Slot)) {
         if let Some((b, _)) = self.hold(cell).filter(|&(b, _)| b != a) {
             blocker(b);
         }
@@ -769,7 +764,7 @@ impl ReservationTable {
 
     /// Whether unit `a` could stay on `cell` forever from `tick` on: no other
     /// unit's claim in any later layer and no other unit's hold.
-    pub fn free_from(&self, cell: Cell, tick: u32, a: AgentId) -> bool {
+    pub fn free_from(&self, cell: Cell, tick: u32, a: Slot) -> bool {
         if matches!(self.hold(cell), Some((b, _)) if b != a) {
             return false;
         }
@@ -780,13 +775,13 @@ impl ReservationTable {
     }
 
     /// Unit `a` asks the holder of `cell` to make way (`tick`: when asked).
-    pub fn request(&self, cell: Cell, a: AgentId, tick: u32) {
+    pub fn request(&self, cell: Cell, a: Slot, tick: u32) {
         self.requests[cell.index()].store(pack_hold(tick, a), Ordering::Relaxed);
     }
 
     /// The latest request on `cell`: who asked and when.
     #[inline]
-    pub fn request_on(&self, cell: Cell) -> Option<(AgentId, u32)> {
+    pub fn request_on(&self, cell: Cell) -> Option<(Slot, u32)> {
         unpack_hold(self.requests[cell.index()].load(Ordering::Relaxed))
     }
 }
@@ -798,7 +793,7 @@ mod tests {
     #[test]
     fn claim_conflict_release_and_expiry() {
         let mut t = ReservationTable::new(100, 4, 8);
-        let (a, b) = (AgentId(0), AgentId(1));
+        let (a, b) = (Slot(0), Slot(1));
         assert_eq!(t.claim(Cell(5), 2, a, 0), Ok(()));
         assert_eq!(t.claim(Cell(5), 2, a, 0), Ok(()));
         assert_eq!(t.claim(Cell(5), 2, b, 0), Err(ClaimError::Taken(a)));
@@ -838,7 +833,7 @@ mod tests {
                 .collect();
             let mut buf = [Cell(0); 8];
             for u in 0..units {
-                let a = AgentId(u);
+                let a = Slot(u);
                 let mut cell = free[next(free.len() as u32) as usize];
                 let mut last = None;
                 for tick in 0..=next(9) {
@@ -862,7 +857,7 @@ mod tests {
             }
             for _ in 0..5_000 {
                 let from = free[next(free.len() as u32) as usize];
-                let (tick, a) = (next(9), AgentId(next(units)));
+                let (tick, a) = (next(9), Slot(next(units)));
                 let n = g.neighbors(from, &mut buf);
                 let to = if n == 0 || next(4) == 0 {
                     from
@@ -891,7 +886,7 @@ mod tests {
     fn holds_and_swaps() {
         let g = Grid::new(3, 1, vec![true; 3], crate::map::Connectivity::Four);
         let t = ReservationTable::new(3, 8, 8);
-        let (a, b) = (AgentId(0), AgentId(1));
+        let (a, b) = (Slot(0), Slot(1));
         t.claim(Cell(0), 0, a, 0).unwrap();
         t.claim(Cell(1), 1, a, 0).unwrap();
         t.claim(Cell(1), 0, b, 0).unwrap();
@@ -906,7 +901,7 @@ mod tests {
     #[test]
     fn free_from_sees_the_latest_claim() {
         let t = ReservationTable::new(10, 8, 4);
-        let (a, b) = (AgentId(0), AgentId(1));
+        let (a, b) = (Slot(0), Slot(1));
         assert!(t.free_from(Cell(2), 0, b));
         t.claim(Cell(2), 7, a, 0).unwrap();
         assert!(!t.free_from(Cell(2), 0, b));
@@ -981,7 +976,7 @@ mod tests {
                 for thread in 0..THREADS {
                     let (t, holders, claimed) = (&t, &holders, &claimed);
                     scope.spawn(move || {
-                        let a = AgentId(thread);
+                        let a = Slot(thread);
                         let mut rng =
                             0x9E37_79B9_7F4A_7C15u64 ^ ((thread as u64 + 1) << 17) ^ round as u64;
                         let mut next = |n: usize| {
@@ -1003,7 +998,7 @@ mod tests {
                                         "two owners of {cell:?} at {tick}"
                                     );
                                     assert_eq!(t.layer_owner(cell, tick), Some(a));
-                                    assert!(!t.is_free(cell, tick, AgentId(THREADS)));
+                                    assert!(!t.is_free(cell, tick, Slot(THREADS)));
                                     count.fetch_sub(1, Ordering::AcqRel);
                                     t.release(cell, tick, a);
                                 }
@@ -1028,7 +1023,7 @@ mod tests {
     #[test]
     fn many_generations_never_alias() {
         let mut t = ReservationTable::new(10, 2, 4);
-        t.claim(Cell(3), 1, AgentId(7), 0).unwrap();
+        t.claim(Cell(3), 1, Slot(7), 0).unwrap();
         for _ in 0..2000 {
             t.advance();
             assert_eq!(t.layer_owner(Cell(3), t.now() + 1), None);

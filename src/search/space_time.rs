@@ -19,11 +19,12 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
-use crate::agents::AgentId;
+use crate::distance::DistanceOracle;
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
 use crate::reservation::ReservationTable;
+use crate::units::Slot;
 
-use super::window_queue::{WindowQueue, MAX_WINDOW_DEPTH};
+use crate::queue::{WindowQueue, MAX_WINDOW_DEPTH};
 
 /// A search's open list: nodes by f, deeper first on ties (the terminal
 /// edge deepest of all), exact h before a lower bound, then first come.
@@ -75,7 +76,7 @@ pub enum Depth {
 #[derive(Clone, Copy, Debug)]
 pub struct SpaceTimeQuery<'a> {
     /// The searching unit (its own reservations do not block it).
-    pub agent: AgentId,
+    pub unit: Slot,
     /// Where it stands at `start_tick`.
     pub start: Cell,
     /// The tick the search starts from.
@@ -103,7 +104,7 @@ pub struct SpaceTimeQuery<'a> {
 #[derive(Clone, Copy)]
 pub struct Overriding<'a> {
     /// Whether the reservations of this unit may be overridden.
-    pub may_override: &'a (dyn Fn(AgentId) -> bool + Sync),
+    pub may_override: &'a (dyn Fn(Slot) -> bool + Sync),
     /// Added to the cost of a move (or of the window's last cell) that
     /// overrides a reservation, so the search goes round others when it can.
     pub cost: u32,
@@ -123,7 +124,7 @@ impl Overriding<'_> {
         &self,
         grid: &Grid,
         table: &ReservationTable,
-        a: AgentId,
+        a: Slot,
         from: Cell,
         to: Cell,
         tick: u32,
@@ -136,39 +137,10 @@ impl Overriding<'_> {
     }
 
     /// Whether every unit keeping `a` from staying on `cell` may be overridden.
-    fn stay_allowed(&self, table: &ReservationTable, cell: Cell, tick: u32, a: AgentId) -> bool {
+    fn stay_allowed(&self, table: &ReservationTable, cell: Cell, tick: u32, a: Slot) -> bool {
         let mut ok = true;
         table.stay_blockers(cell, tick, a, &mut |b| ok &= (self.may_override)(b));
         ok
-    }
-}
-
-/// True distances to a unit's goal, as the space-time search needs them.
-///
-/// The search asks [`DistanceOracle::known`] for every successor and only
-/// calls [`DistanceOracle::exact`] (which may resume a Reverse Resumable A*)
-/// for the nodes it actually pops: successors that lead away from the goal
-/// are usually never popped, and their true distances never computed. On
-/// Silver's 32×32 set-up this removed most of RRA*'s resumes.
-pub trait DistanceOracle {
-    /// The true distance (or an admissible estimate) from `cell` to the goal,
-    /// doing whatever work that takes; `u32::MAX` if unreachable.
-    fn exact(&mut self, cell: Cell) -> u32;
-    /// The same, if it is known without work.
-    fn known(&self, _cell: Cell) -> Option<u32> {
-        None
-    }
-    /// Whether the last `exact` call stopped at a deadline without an answer
-    /// (a time-sliced true-distance search); the space-time search then stops
-    /// too, and the work done so far is kept for the next tick.
-    fn paused(&self) -> bool {
-        false
-    }
-}
-
-impl<F: FnMut(Cell) -> u32> DistanceOracle for F {
-    fn exact(&mut self, cell: Cell) -> u32 {
-        self(cell)
     }
 }
 
@@ -507,9 +479,9 @@ impl SpaceTimeAStar {
                 let id = item;
                 let n = self.nodes[id as usize];
                 let tick = q.start_tick + n.depth;
-                if table.free_from(n.cell, tick, q.agent)
+                if table.free_from(n.cell, tick, q.unit)
                     || q.overriding
-                        .is_some_and(|o| o.stay_allowed(table, n.cell, tick, q.agent))
+                        .is_some_and(|o| o.stay_allowed(table, n.cell, tick, q.unit))
                 {
                     self.reconstruct(id, path);
                     return true;
@@ -552,7 +524,7 @@ impl SpaceTimeAStar {
                 return false;
             }
             let tick = q.start_tick + n.depth;
-            if !windowed && n.cell == q.goal && table.free_from(n.cell, tick, q.agent) {
+            if !windowed && n.cell == q.goal && table.free_from(n.cell, tick, q.unit) {
                 self.reconstruct(item, path);
                 return true;
             }
@@ -614,9 +586,9 @@ impl SpaceTimeAStar {
                     }
                 }
                 let mut overridden = 0;
-                if !step_view.move_is_free(grid, q.agent, n.cell, next) {
+                if !step_view.move_is_free(grid, q.unit, n.cell, next) {
                     match q.overriding {
-                        Some(o) if o.move_allowed(grid, table, q.agent, n.cell, next, tick) => {
+                        Some(o) if o.move_allowed(grid, table, q.unit, n.cell, next, tick) => {
                             overridden = o.cost;
                         }
                         _ => continue,

@@ -12,8 +12,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::radix_heap::RadixHeap;
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
+use crate::queue::RadixHeap;
 
 /// Move costs for the weighted kernel. A move onto cell `c` costs
 /// `straight` (or `diagonal`) times `terrain[c]`; the multipliers must be at

@@ -117,7 +117,7 @@ impl fmt::Display for Violation {
 #[derive(Clone, Debug, Default)]
 pub struct ValidationReport {
     /// Units in the plan.
-    pub agents: usize,
+    pub units: usize,
     /// Ticks (rows) in the plan.
     pub ticks: usize,
     /// Units whose last position is their declared goal.
@@ -137,13 +137,13 @@ impl ValidationReport {
         if self.is_valid() {
             format!(
                 "valid: {} units, {} ticks, {} at goal, 0 violations",
-                self.agents, self.ticks, self.at_goal
+                self.units, self.ticks, self.at_goal
             )
         } else {
             format!(
                 "INVALID: {} violations in {} units over {} ticks; first: {}",
                 self.violations.len(),
-                self.agents,
+                self.units,
                 self.ticks,
                 self.violations[0]
             )
@@ -172,9 +172,9 @@ pub fn validate_steps(
     steps: &[Vec<(u32, u32)>],
     starts: &[(u32, u32)],
 ) -> ValidationReport {
-    let agents = steps.first().map_or(starts.len(), |r| r.len());
+    let units = steps.first().map_or(starts.len(), |r| r.len());
     let mut report = ValidationReport {
-        agents,
+        units,
         ticks: steps.len(),
         ..Default::default()
     };
@@ -189,11 +189,11 @@ pub fn validate_steps(
     let mut occupied: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     let mut diagonal: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     for (t, row) in steps.iter().enumerate() {
-        if row.len() != agents {
+        if row.len() != units {
             v.push(Violation::RowLength {
                 tick: t,
                 found: row.len(),
-                expected: agents,
+                expected: units,
             });
             continue;
         }
@@ -227,7 +227,7 @@ pub fn validate_steps(
         let Some(prev) = t.checked_sub(1).map(|p| &steps[p]) else {
             continue;
         };
-        if prev.len() != agents || !on_map {
+        if prev.len() != units || !on_map {
             continue;
         }
         // Positions at t-1 by cell, for swap detection.
@@ -236,7 +236,7 @@ pub fn validate_steps(
             before.insert(p, i);
         }
         diagonal.clear();
-        for i in 0..agents {
+        for i in 0..units {
             let (a, b) = (prev[i], row[i]);
             if a.0 >= grid.width() || a.1 >= grid.height() {
                 continue;

@@ -20,10 +20,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use throng::agents::UnitId;
 use throng::engine::{Budget, EventKind, SimConfig, SimError, Simulation, UnitSpec};
 use throng::map::{generate_map, random_instance, Cell, Connectivity, GeneratorSpec, Rect};
 use throng::planner::PlannerKind;
+use throng::units::UnitId;
 
 /// Most ticks one input steps (its calls' steps and the settling ones).
 pub const MAX_STEPS: u32 = 200;
@@ -512,7 +512,7 @@ pub fn play(setup: &Setup, calls: &[Call], faults: Faults) {
     let summary = m.sim.summary();
     assert_eq!(summary.collisions, 0);
     if !m.pending {
-        assert_eq!(summary.agents, m.live.len(), "{summary:?}");
+        assert_eq!(summary.units, m.live.len(), "{summary:?}");
     }
 }
 

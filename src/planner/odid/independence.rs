@@ -28,8 +28,9 @@ use crate::map::{Cell, Grid};
 use super::heuristic::DistanceTable;
 use super::history::{History, Solved};
 use super::limits::{Budget, Stop};
+use super::moves::moves_conflict;
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem, MergeBound};
+use super::problem::{GroupPlan, GroupProblem, MergeBound};
 use super::split::{plan_merge, MergeTask, SplitInput, SplitLimits};
 use super::stats::SearchStats;
 

@@ -7,8 +7,9 @@ use crate::map::Cell;
 use super::frontier::{standard_key, Frontier, Meta};
 use super::heuristic::UNREACHABLE;
 use super::limits::{Budget, Stop};
+use super::moves::moves_conflict;
 use super::od::CLOCK_EVERY;
-use super::problem::{moves_conflict, step_cost, GroupPlan, GroupProblem};
+use super::problem::{step_cost, GroupPlan, GroupProblem};
 use super::stats::SearchStats;
 
 /// Finds an optimal plan for the group with joint-move A*, or `None` when no

@@ -23,9 +23,10 @@ use crate::map::{Cell, Grid};
 use super::frontier::{standard_key, Frontier, Meta};
 use super::heuristic::UNREACHABLE;
 use super::limits::{Budget, Stop};
+use super::moves::{diagonal_corners, moves_conflict};
 #[cfg(doc)]
 use super::problem::MergeBound;
-use super::problem::{diagonal_corners, moves_conflict, step_cost, GroupPlan, GroupProblem};
+use super::problem::{step_cost, GroupPlan, GroupProblem};
 use super::stats::SearchStats;
 
 /// Expansions between two clock checks.

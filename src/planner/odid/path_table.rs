@@ -7,7 +7,7 @@
 
 use crate::map::{Cell, Grid};
 
-use super::problem::diagonal_corners;
+use super::moves::diagonal_corners;
 
 const NOBODY: u32 = u32::MAX;
 

@@ -1,6 +1,6 @@
 //! Beyond the seed: a conflict-based search over the two parts of a merge,
 //! tried before OD plans the merged group as one. It is Sharon et al.'s
-//! MA-CBS with exactly two meta-agents, the two groups ID merged, each
+//! MA-CBS with exactly two meta-units, the two groups ID merged, each
 //! replanned optimally by OD under its bans.
 //!
 //! Why: OD on the merged group must exhaust the f level where both parts stay
@@ -41,9 +41,10 @@ use super::bans::{Ban, Bans};
 use super::heuristic::DistanceTable;
 use super::history::History;
 use super::limits::{Budget, Stop};
+use super::moves::moves_conflict;
 use super::od::search_od;
 use super::path_table::PathTable;
-use super::problem::{moves_conflict, GroupPlan, GroupProblem};
+use super::problem::{GroupPlan, GroupProblem};
 use super::stats::SearchStats;
 
 /// When a merge searches its constraint tree, and how far.
@@ -439,100 +440,5 @@ fn join(units: &[Vec<usize>; 2], plans: [&GroupPlan; 2]) -> GroupPlan {
     GroupPlan {
         paths,
         cost: plans[0].cost + plans[1].cost,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::map::{generate_map, random_instance, Connectivity, GeneratorSpec};
-    use crate::planner::odid::{solve_with, Limits, OptimalAlgorithm, SolveOutcome, SolveStatus};
-    use crate::validate::validate_steps;
-
-    /// The cost of a solved outcome, after checking its plan.
-    fn checked_cost(inst: &crate::map::Instance, out: &SolveOutcome) -> Option<u64> {
-        if out.status == SolveStatus::NoSolution {
-            return None;
-        }
-        assert!(out.is_solved(), "{:?}", out.status);
-        let steps = out.steps(&inst.grid).expect("a plan");
-        let starts: Vec<(u32, u32)> = inst.starts.iter().map(|&c| inst.grid.xy(c)).collect();
-        let report = validate_steps(&inst.grid, &steps, &starts);
-        assert!(report.is_valid(), "{}", report.summary());
-        let paths = out.paths.as_ref().expect("paths");
-        for (p, &g) in paths.iter().zip(&inst.goals) {
-            assert_eq!(p.last(), Some(&g));
-        }
-        out.cost
-    }
-
-    #[test]
-    fn merges_through_the_tree_keep_the_optimal_cost() {
-        let from_two = SplitLimits {
-            min_units: 2,
-            ..SplitLimits::DEFAULT
-        };
-        // Every tree stops after its first split, so OD finishes each merge
-        // from the tree's floor, under the bans of an enclosing tree too.
-        let one_split = SplitLimits {
-            max_nodes: 1,
-            ..from_two
-        };
-        // No expansion allowance: a tree stops before its first split.
-        let no_allowance = SplitLimits {
-            min_expansions: 0,
-            effort_factor: 0,
-            ..from_two
-        };
-        let unbounded = SplitLimits {
-            max_nodes: usize::MAX,
-            min_expansions: u64::MAX,
-            ..from_two
-        };
-        let configs = [
-            SplitLimits::DEFAULT,
-            from_two,
-            one_split,
-            no_allowance,
-            unbounded,
-        ];
-        let (mut merged, mut big) = (0, 0);
-        for seed in 0..120u64 {
-            let side = 5 + (seed % 4) as u32;
-            let eight = seed % 3 != 0;
-            let spec = GeneratorSpec {
-                width: side,
-                height: side,
-                density: 0.2,
-            };
-            let conn = if eight {
-                Connectivity::Eight
-            } else {
-                Connectivity::Four
-            };
-            let grid = generate_map(spec, conn, seed).with_corner_cutting(eight);
-            let units = 3 + (seed % 4) as usize;
-            if grid.passable_count() < units + 4 {
-                continue;
-            }
-            let Ok(inst) = random_instance(Arc::new(grid), units, seed) else {
-                continue;
-            };
-            let limits = Limits::none();
-            let reference = solve_with(&inst, OptimalAlgorithm::OdId, &limits, from_two)
-                .expect("valid instance");
-            let cost = checked_cost(&inst, &reference);
-            for config in configs {
-                let out = solve_with(&inst, OptimalAlgorithm::OdIdSplit, &limits, config)
-                    .expect("valid instance");
-                assert_eq!(checked_cost(&inst, &out), cost, "seed {seed}, {config:?}");
-                merged += usize::from(out.largest_group >= 2);
-                big += usize::from(out.largest_group >= 3);
-            }
-        }
-        // The trees were reached, nested ones too.
-        assert!(merged > 100 && big > 50, "{merged} {big}");
     }
 }

@@ -7,5 +7,5 @@ mod store;
 mod unit_id;
 
 pub use kind::{UnitKind, MAX_PACE, MAX_SIZE};
-pub use store::{AgentFlags, AgentId, Agents, UnitState};
+pub use store::{Slot, UnitFlags, UnitState, Units};
 pub use unit_id::{UnitId, UnitIds};

@@ -1,16 +1,16 @@
-//! The agent columns and each unit's reserved plan.
+//! The unit columns and each unit's reserved plan.
 
 use bytemuck::{Pod, Zeroable};
 
 use super::kind::UnitKind;
 use crate::map::Cell;
 
-/// A unit's index into every agent column.
+/// A unit's index into every unit column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
 #[repr(transparent)]
-pub struct AgentId(pub u32);
+pub struct Slot(pub u32);
 
-impl AgentId {
+impl Slot {
     /// The index into the columns.
     #[inline]
     pub fn index(self) -> usize {
@@ -21,9 +21,9 @@ impl AgentId {
 /// Bit flags of a unit's state, one byte per unit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 #[repr(transparent)]
-pub struct AgentFlags(pub u8);
+pub struct UnitFlags(pub u8);
 
-impl AgentFlags {
+impl UnitFlags {
     /// The goal lies in another connected region: the unit can never arrive.
     pub const UNREACHABLE: u8 = 1;
     /// The unit has been on its goal at least once.
@@ -82,7 +82,7 @@ pub enum UnitState {
 /// entry being the unit's cell at tick `plan_start[a]`. Past the end of its
 /// plan a unit holds its last cell.
 #[derive(Clone, Debug, Default)]
-pub struct Agents {
+pub struct Units {
     /// Cell each unit stands on now.
     pub position: Vec<Cell>,
     /// Where each unit started.
@@ -91,8 +91,8 @@ pub struct Agents {
     pub goal: Vec<Cell>,
     /// Higher plans first within a tick (Silver's unit priorities).
     pub priority: Vec<u8>,
-    /// State bits, see [`AgentFlags`].
-    pub flags: Vec<AgentFlags>,
+    /// State bits, see [`UnitFlags`].
+    pub flags: Vec<UnitFlags>,
     /// Tick of the first entry of each plan.
     pub plan_start: Vec<u32>,
     /// Number of cells in each plan.
@@ -114,7 +114,7 @@ pub struct Agents {
     /// The least distance to its goal each unit has had (the planner's
     /// measure), and the tick it got there: no better for long means stuck.
     pub best_distance: Vec<u32>,
-    /// See [`Agents::best_distance`].
+    /// See [`Units::best_distance`].
     pub progress_tick: Vec<u32>,
     /// Tick each unit last stepped onto its goal and has stayed since
     /// (`u32::MAX`: not on it), for the sum of costs.
@@ -123,12 +123,12 @@ pub struct Agents {
     pub kind: Vec<UnitKind>,
     /// Beside `plans`, for units of a kind other than [`UnitKind::CELL`]:
     /// per tick of the plan, the motion from that tick to the next (see
-    /// [`crate::footprint::Motion`]). One-cell units leave theirs unused:
+    /// the footprint layer's `Motion`). One-cell units leave theirs unused:
     /// their moves are their cells'.
     pub motions: Vec<u8>,
 }
 
-impl Agents {
+impl Units {
     /// Columns for units at `starts` going to `goals`, each with room for a plan
     /// of `plan_capacity` cells.
     pub fn new(starts: &[Cell], goals: &[Cell], plan_capacity: usize) -> Self {
@@ -137,12 +137,12 @@ impl Agents {
         for (i, &s) in starts.iter().enumerate() {
             plans[i * plan_capacity] = s;
         }
-        Agents {
+        Units {
             position: starts.to_vec(),
             start: starts.to_vec(),
             goal: goals.to_vec(),
             priority: vec![0; n],
-            flags: vec![AgentFlags(0); n],
+            flags: vec![UnitFlags(0); n],
             plan_start: vec![0; n],
             plan_len: vec![1; n],
             next_replan: vec![0; n],
@@ -186,14 +186,14 @@ impl Agents {
     }
 
     /// Adds a slot for a unit at `cell` going to `goal`, not on the map yet
-    /// ([`AgentFlags::UNPLACED`]); returns its id. Columns grow by one.
-    pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) -> AgentId {
-        let a = AgentId(self.len() as u32);
+    /// ([`UnitFlags::UNPLACED`]); returns its id. Columns grow by one.
+    pub fn push_slot(&mut self, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) -> Slot {
+        let a = Slot(self.len() as u32);
         self.position.push(cell);
         self.start.push(cell);
         self.goal.push(goal);
         self.priority.push(priority);
-        self.flags.push(AgentFlags(AgentFlags::UNPLACED));
+        self.flags.push(UnitFlags(UnitFlags::UNPLACED));
         self.plan_start.push(0);
         self.plan_len.push(1);
         self.next_replan.push(u32::MAX);
@@ -214,14 +214,14 @@ impl Agents {
 
     /// Makes the dead slot `a` a new unit at `cell` going to `goal`, not on
     /// the map yet, keeping the slot's memory.
-    pub fn reuse_slot(&mut self, a: AgentId, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) {
+    pub fn reuse_slot(&mut self, a: Slot, cell: Cell, goal: Cell, priority: u8, kind: UnitKind) {
         let i = a.index();
-        debug_assert!(self.flags[i].has(AgentFlags::DEAD));
+        debug_assert!(self.flags[i].has(UnitFlags::DEAD));
         self.position[i] = cell;
         self.start[i] = cell;
         self.goal[i] = goal;
         self.priority[i] = priority;
-        self.flags[i] = AgentFlags(AgentFlags::UNPLACED);
+        self.flags[i] = UnitFlags(UnitFlags::UNPLACED);
         self.plan_start[i] = 0;
         self.plan_len[i] = 1;
         self.plans[i * self.plan_capacity] = cell;
@@ -239,8 +239,8 @@ impl Agents {
 
     /// Whether slot `a` holds a unit on the map (alive and placed).
     #[inline]
-    pub fn on_map(&self, a: AgentId) -> bool {
-        !self.flags[a.index()].any(AgentFlags::DEAD | AgentFlags::UNPLACED)
+    pub fn on_map(&self, a: Slot) -> bool {
+        !self.flags[a.index()].any(UnitFlags::DEAD | UnitFlags::UNPLACED)
     }
 
     /// Number of units.
@@ -256,20 +256,20 @@ impl Agents {
     }
 
     /// All ids, in order.
-    pub fn ids(&self) -> impl Iterator<Item = AgentId> {
-        (0..self.len() as u32).map(AgentId)
+    pub fn ids(&self) -> impl Iterator<Item = Slot> {
+        (0..self.len() as u32).map(Slot)
     }
 
     /// Unit `a`'s reserved plan.
     #[inline]
-    pub fn plan(&self, a: AgentId) -> &[Cell] {
+    pub fn plan(&self, a: Slot) -> &[Cell] {
         let base = a.index() * self.plan_capacity;
         &self.plans[base..base + self.plan_len[a.index()] as usize]
     }
 
     /// Where unit `a`'s plan puts it at `tick` (its last cell past the end).
     #[inline]
-    pub fn planned_cell(&self, a: AgentId, tick: u32) -> Cell {
+    pub fn planned_cell(&self, a: Slot, tick: u32) -> Cell {
         let plan = self.plan(a);
         let start = self.plan_start[a.index()];
         let i = tick.saturating_sub(start) as usize;
@@ -278,7 +278,7 @@ impl Agents {
 
     /// Last tick covered by unit `a`'s plan (it holds its last cell after).
     #[inline]
-    pub fn plan_end(&self, a: AgentId) -> u32 {
+    pub fn plan_end(&self, a: Slot) -> u32 {
         self.plan_start[a.index()] + self.plan_len[a.index()] - 1
     }
 
@@ -286,7 +286,7 @@ impl Agents {
     ///
     /// # Panics
     /// If the path is empty or longer than the plan capacity.
-    pub fn set_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) {
+    pub fn set_plan(&mut self, a: Slot, start_tick: u32, path: &[Cell]) {
         assert!(
             !path.is_empty() && path.len() <= self.plan_capacity,
             "plan does not fit"
@@ -303,13 +303,7 @@ impl Agents {
     /// # Panics
     /// If the path is empty, longer than the plan capacity, or not as
     /// long as `motions`.
-    pub fn set_footprint_plan(
-        &mut self,
-        a: AgentId,
-        start_tick: u32,
-        path: &[Cell],
-        motions: &[u8],
-    ) {
+    pub fn set_footprint_plan(&mut self, a: Slot, start_tick: u32, path: &[Cell], motions: &[u8]) {
         assert_eq!(path.len(), motions.len(), "a motion per tick");
         self.set_plan(a, start_tick, path);
         let base = a.index() * self.plan_capacity;
@@ -318,20 +312,20 @@ impl Agents {
 
     /// Unit `a`'s plan motions (see [`Self::set_footprint_plan`]).
     #[inline]
-    pub fn plan_motions(&self, a: AgentId) -> &[u8] {
+    pub fn plan_motions(&self, a: Slot) -> &[u8] {
         let base = a.index() * self.plan_capacity;
         &self.motions[base..base + self.plan_len[a.index()] as usize]
     }
 
     /// Whether unit `a` stands on its goal.
     #[inline]
-    pub fn at_goal(&self, a: AgentId) -> bool {
+    pub fn at_goal(&self, a: Slot) -> bool {
         self.position[a.index()] == self.goal[a.index()]
     }
 
     /// Sets or clears a flag bit of unit `a`.
     #[inline]
-    pub fn set_flag(&mut self, a: AgentId, bit: u8, on: bool) {
+    pub fn set_flag(&mut self, a: Slot, bit: u8, on: bool) {
         let f = &mut self.flags[a.index()].0;
         if on {
             *f |= bit;

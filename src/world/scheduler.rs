@@ -12,9 +12,9 @@ use std::time::Instant;
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-use crate::agents::AgentId;
 use crate::map::{Cell, Grid};
 use crate::search::SpaceTimeAStar;
+use crate::units::Slot;
 
 /// A per-tick planning budget. Work that does not fit carries over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub struct SearchOutcome {
 
 /// One search's slot in a batch: the unit, its outcome, its path and extra cells.
 type BatchItem<'a> = (
-    &'a AgentId,
+    &'a Slot,
     (
         &'a mut SearchOutcome,
         ((&'a mut [Cell], &'a mut [u8]), &'a mut [Cell]),
@@ -193,9 +193,9 @@ impl Scheduler {
     /// one and how many nodes it expanded, or `None` if it stopped at the
     /// deadline. Searches not yet started when `deadline` passes are skipped;
     /// either way their outcome says `ran == false`.
-    pub fn run_batch<F>(&mut self, batch: &[AgentId], deadline: Option<Instant>, search: F)
+    pub fn run_batch<F>(&mut self, batch: &[Slot], deadline: Option<Instant>, search: F)
     where
-        F: Fn(AgentId, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
+        F: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
     {
         let n = batch.len();
         let stride = self.stride;

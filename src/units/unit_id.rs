@@ -2,7 +2,7 @@
 //! unit's id never names the unit spawned later into its slot, so a stale
 //! id is an error, never another unit (as rapier's body handles).
 
-use super::AgentId;
+use super::Slot;
 
 /// A unit's handle: its slot in the unit columns and the slot's generation
 /// when it was spawned.
@@ -42,8 +42,8 @@ impl UnitId {
 
     /// The slot as the engine's internal index.
     #[inline]
-    pub(crate) fn agent(self) -> AgentId {
-        AgentId(self.slot)
+    pub(crate) fn unit(self) -> Slot {
+        Slot(self.slot)
     }
 }
 

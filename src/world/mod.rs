@@ -1,22 +1,27 @@
-//! The state every planner works on: the map, the units and the reservations.
+//! The state every planner works on (the map, the units and the
+//! reservations) and the job scheduler that searches it on worker threads.
+
+mod error;
+mod scheduler;
+
+pub use error::SimError;
+pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
 
 use std::sync::Arc;
 
-use crate::agents::{AgentFlags, AgentId, Agents, UnitKind, UnitState, MAX_SIZE};
 use crate::footprint::{body, for_each_claim, rect_at, update_fit_grid, ActionSet, Motion};
 use crate::map::{Cell, Grid, Instance, Rect};
 use crate::reservation::ReservationTable;
-
-use super::SimError;
+use crate::units::{Slot, UnitFlags, UnitKind, UnitState, Units, MAX_SIZE};
 
 /// Map, unit columns and reservation table of one simulation.
 pub struct World {
     /// The static map.
-    pub grid: Arc<Grid>,
+    pub(crate) grid: Arc<Grid>,
     /// Every unit, as columns.
-    pub agents: Agents,
+    pub(crate) units: Units,
     /// Who stands where and when.
-    pub table: ReservationTable,
+    pub(crate) table: ReservationTable,
     /// Per body size (index), the grid of anchors where such a body fits,
     /// made when the first unit of that size spawns (size 1 is `grid`).
     fits: Vec<Option<Arc<Grid>>>,
@@ -40,6 +45,21 @@ pub fn claims_of(kind: UnitKind) -> usize {
 }
 
 impl World {
+    /// The static map (without buildings: see [`Grid::is_open_terrain`]).
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Every unit, as columns, indexed by [`Slot`].
+    pub fn units(&self) -> &Units {
+        &self.units
+    }
+
+    /// The space-time reservation table.
+    pub fn table(&self) -> &ReservationTable {
+        &self.table
+    }
+
     /// A world with every unit of `instance` on its start, holding it from
     /// tick 0. `horizon` is how many ticks ahead plans may reserve,
     /// `plan_capacity` the longest plan a unit keeps, `claims_per_tick` how
@@ -53,29 +73,29 @@ impl World {
     ) -> Result<Self, SimError> {
         let grid = instance.grid.clone();
         check_instance(&grid, instance)?;
-        let mut agents = Agents::new(&instance.starts, &instance.goals, plan_capacity);
+        let mut units = Units::new(&instance.starts, &instance.goals, plan_capacity);
         let table = ReservationTable::for_map(
             grid.cell_count() as u32,
             grid.width(),
             horizon,
             claims_per_tick.max(instance.len() * 2),
         );
-        for a in agents.ids().collect::<Vec<_>>() {
-            let s = agents.start[a.index()];
+        for a in units.ids().collect::<Vec<_>>() {
+            let s = units.start[a.index()];
             table.claim(s, 0, a, 0).expect("starts are distinct");
             table.set_hold(s, 0, a).expect("starts are distinct");
-            if !grid.reachable(s, agents.goal[a.index()]) {
-                agents.set_flag(a, AgentFlags::UNREACHABLE, true);
-                agents.state[a.index()] = UnitState::Unreachable;
+            if !grid.reachable(s, units.goal[a.index()]) {
+                units.set_flag(a, UnitFlags::UNREACHABLE, true);
+                units.state[a.index()] = UnitState::Unreachable;
             }
-            if s == agents.goal[a.index()] {
-                agents.first_arrival[a.index()] = 0;
-                agents.set_flag(a, AgentFlags::ARRIVED, true);
+            if s == units.goal[a.index()] {
+                units.first_arrival[a.index()] = 0;
+                units.set_flag(a, UnitFlags::ARRIVED, true);
             }
         }
         Ok(World {
             grid,
-            agents,
+            units,
             table,
             fits: vec![None; MAX_SIZE as usize + 1],
             actions: Vec::new(),
@@ -159,56 +179,56 @@ impl World {
 
     /// Whether unit `a` may reach its goal from where it stands on the
     /// current map (on the anchors of its body's grid).
-    pub fn reachable(&self, a: AgentId) -> bool {
+    pub fn reachable(&self, a: Slot) -> bool {
         let i = a.index();
-        let fit = self.fit_grid(self.agents.kind[i].size);
-        let (from, goal) = (self.agents.position[i], self.agents.goal[i]);
+        let fit = self.fit_grid(self.units.kind[i].size);
+        let (from, goal) = (self.units.position[i], self.units.goal[i]);
         fit.reachable(from, goal) || (self.grid.is_blocked(from) && fit.is_passable(goal))
     }
 
     /// The rectangle unit `a` (on the map) covers at the current tick: its
     /// body, or mid-step the box the step sweeps.
-    pub fn rect_of(&self, a: AgentId) -> Rect {
+    pub fn rect_of(&self, a: Slot) -> Rect {
         let i = a.index();
-        let kind = self.agents.kind[i];
+        let kind = self.units.kind[i];
         if kind.is_cell() {
-            let (x, y) = self.grid.xy(self.agents.position[i]);
+            let (x, y) = self.grid.xy(self.units.position[i]);
             return Rect::new((x, y), (x, y));
         }
         rect_at(
             &self.grid,
             kind.size as u32,
-            self.agents.plan_start[i],
-            self.agents.plan(a),
-            self.agents.plan_motions(a),
+            self.units.plan_start[i],
+            self.units.plan(a),
+            self.units.plan_motions(a),
             self.now(),
         )
     }
 
     /// Whether unit `a` is of a kind with a footprint.
     #[inline]
-    fn has_footprint(&self, a: AgentId) -> bool {
-        !self.agents.kind[a.index()].is_cell()
+    fn has_footprint(&self, a: Slot) -> bool {
+        !self.units.kind[a.index()].is_cell()
     }
 
     /// Calls `f(cell, tick)` for every reservation of unit `a`'s plan from
     /// tick `from` on (a cell may come twice).
-    fn for_each_plan_claim(&self, a: AgentId, from: u32, f: &mut dyn FnMut(Cell, u32)) {
+    fn for_each_plan_claim(&self, a: Slot, from: u32, f: &mut dyn FnMut(Cell, u32)) {
         let i = a.index();
-        let start = self.agents.plan_start[i];
+        let start = self.units.plan_start[i];
         if self.has_footprint(a) {
-            let size = self.agents.kind[i].size as u32;
+            let size = self.units.kind[i].size as u32;
             for_each_claim(
                 &self.grid,
                 size,
                 start,
-                self.agents.plan(a),
-                self.agents.plan_motions(a),
+                self.units.plan(a),
+                self.units.plan_motions(a),
                 from,
                 f,
             );
         } else {
-            for (k, &c) in self.agents.plan(a).iter().enumerate() {
+            for (k, &c) in self.units.plan(a).iter().enumerate() {
                 let t = start + k as u32;
                 if t >= from {
                     f(c, t);
@@ -218,58 +238,58 @@ impl World {
     }
 
     /// The cells unit `a` holds for good at the end of its plan.
-    pub fn end_cells(&self, a: AgentId) -> impl Iterator<Item = Cell> + '_ {
+    pub fn end_cells(&self, a: Slot) -> impl Iterator<Item = Cell> + '_ {
         let i = a.index();
-        let last = *self.agents.plan(a).last().expect("plans are never empty");
-        body(&self.grid, last, self.agents.kind[i].size as u32)
+        let last = *self.units.plan(a).last().expect("plans are never empty");
+        body(&self.grid, last, self.units.kind[i].size as u32)
     }
 
     /// Puts the unplaced unit `a` on its cell if nobody holds or has
     /// reserved that cell from now on and it is open; returns whether it
     /// did. It first plans at tick `ready_at` (holding its cell until then).
-    pub fn try_place(&mut self, a: AgentId, ready_at: u32) -> bool {
+    pub fn try_place(&mut self, a: Slot, ready_at: u32) -> bool {
         let i = a.index();
-        let c = self.agents.position[i];
+        let c = self.units.position[i];
         let now = self.now();
-        let size = self.agents.kind[i].size as u32;
+        let size = self.units.kind[i].size as u32;
         if !self.fit_grid(size as u8).is_passable(c)
             || !body(&self.grid, c, size).all(|b| self.table.free_from(b, now, a))
         {
             return false;
         }
         for b in body(&self.grid, c, size) {
-            let claimed = self.table.claim(b, now, a, self.agents.priority[i]);
+            let claimed = self.table.claim(b, now, a, self.units.priority[i]);
             let held = self.table.set_hold(b, now, a);
             debug_assert!(
                 claimed.is_ok() && held.is_ok(),
                 "the cells were free from now on"
             );
         }
-        self.agents
+        self.units
             .set_footprint_plan(a, now, &[c], &[Motion::STILL.0]);
-        self.agents.set_flag(a, AgentFlags::UNPLACED, false);
-        self.agents.next_replan[i] = ready_at;
+        self.units.set_flag(a, UnitFlags::UNPLACED, false);
+        self.units.next_replan[i] = ready_at;
         true
     }
 
     /// Takes unit `a`, placed during this step, off the map again: it waits
     /// to enter, as before it was placed.
-    pub fn unplace(&mut self, a: AgentId) {
+    pub fn unplace(&mut self, a: Slot) {
         self.release_plan(a);
         self.release_now(a);
-        self.agents.set_flag(a, AgentFlags::UNPLACED, true);
-        self.agents.state[a.index()] = UnitState::Waiting;
+        self.units.set_flag(a, UnitFlags::UNPLACED, true);
+        self.units.state[a.index()] = UnitState::Waiting;
     }
 
     /// Takes unit `a` off the map: every reservation it has from the
     /// current tick on, and its hold, are dropped.
-    pub fn remove(&mut self, a: AgentId) {
-        if self.agents.on_map(a) {
+    pub fn remove(&mut self, a: Slot) {
+        if self.units.on_map(a) {
             self.release_now(a);
             self.release_plan(a);
         }
-        self.agents.flags[a.index()] = AgentFlags(AgentFlags::DEAD);
-        self.agents.goal_queue[a.index()].clear();
+        self.units.flags[a.index()] = UnitFlags(UnitFlags::DEAD);
+        self.units.goal_queue[a.index()].clear();
     }
 
     /// The current tick.
@@ -280,8 +300,8 @@ impl World {
 
     /// Whether a body of unit `a`'s size anchored at `at` lies on open
     /// cells of the map as it stands.
-    pub fn body_fits(&self, a: AgentId, at: Cell) -> bool {
-        self.fit_grid(self.agents.kind[a.index()].size)
+    pub fn body_fits(&self, a: Slot, at: Cell) -> bool {
+        self.fit_grid(self.units.kind[a.index()].size)
             .is_passable(at)
     }
 
@@ -291,27 +311,27 @@ impl World {
     /// end (see [`Self::end_cells`]) once nobody else claims it later. A
     /// footprint unit cut in the middle of a step stays on the step's
     /// start: its body is inside the box it had reserved.
-    pub fn truncate_plan(&mut self, a: AgentId, keep: usize) {
+    pub fn truncate_plan(&mut self, a: Slot, keep: usize) {
         let i = a.index();
-        let start = self.agents.plan_start[i];
+        let start = self.units.plan_start[i];
         self.release_plan(a);
-        self.agents.plan_len[i] = keep as u32;
+        self.units.plan_len[i] = keep as u32;
         if self.has_footprint(a) {
-            let at = i * self.agents.plan_capacity + keep - 1;
-            self.agents.motions[at] = Motion::STILL.0;
+            let at = i * self.units.plan_capacity + keep - 1;
+            self.units.motions[at] = Motion::STILL.0;
         }
         let now = self.now();
-        let prio = self.agents.priority[i];
+        let prio = self.units.priority[i];
         let table = &self.table;
         self.for_each_plan_claim(a, now + 1, &mut |c, t| {
             let r = table.claim(c, t, a, prio);
             debug_assert!(r.is_ok(), "a cut plan claims less than before: {r:?}");
         });
-        debug_assert_eq!(self.agents.plan_start[i], start);
+        debug_assert_eq!(self.units.plan_start[i], start);
     }
 
     /// Drops unit `a`'s reservations at the current tick.
-    fn release_now(&mut self, a: AgentId) {
+    fn release_now(&mut self, a: Slot) {
         let now = self.now();
         let table = &self.table;
         self.for_each_plan_claim(a, now, &mut |c, t| {
@@ -322,7 +342,7 @@ impl World {
     }
 
     /// Drops unit `a`'s reservations after the current tick and its hold.
-    pub fn release_plan(&mut self, a: AgentId) {
+    pub fn release_plan(&mut self, a: Slot) {
         let now = self.now();
         let table = &self.table;
         self.for_each_plan_claim(a, now + 1, &mut |c, t| table.release(c, t, a));
@@ -334,7 +354,7 @@ impl World {
     /// Reserves `path` (cell per tick from `start_tick`) for unit `a` and holds
     /// its last cell from then on. The path must have been searched against
     /// the table, so every claim succeeds.
-    pub fn commit_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) {
+    pub fn commit_plan(&mut self, a: Slot, start_tick: u32, path: &[Cell]) {
         let held = self.reserve_plan(a, start_tick, path);
         debug_assert!(held, "searched path end must be holdable");
     }
@@ -344,27 +364,27 @@ impl World {
     /// then on. The plan must have been searched against the table.
     pub fn commit_footprint_plan(
         &mut self,
-        a: AgentId,
+        a: Slot,
         start_tick: u32,
         path: &[Cell],
         motions: &[u8],
     ) {
-        self.agents.set_footprint_plan(a, start_tick, path, motions);
+        self.units.set_footprint_plan(a, start_tick, path, motions);
         let held = self.reserve_stored_plan(a);
         debug_assert!(held, "searched plan end must be holdable");
     }
 
     /// Claims unit `a`'s stored plan from the current tick on and holds
     /// its end; returns whether every end cell could be held.
-    fn reserve_stored_plan(&mut self, a: AgentId) -> bool {
+    fn reserve_stored_plan(&mut self, a: Slot) -> bool {
         let now = self.now();
-        let prio = self.agents.priority[a.index()];
+        let prio = self.units.priority[a.index()];
         let table = &self.table;
         self.for_each_plan_claim(a, now, &mut |c, t| {
             let r = table.claim(c, t, a, prio);
             debug_assert!(r.is_ok(), "searched plan must be claimable: {r:?}");
         });
-        let end = self.agents.plan_end(a);
+        let end = self.units.plan_end(a);
         let mut held = true;
         for c in self.end_cells(a) {
             held &= self.table.set_hold(c, end, a).is_ok();
@@ -375,9 +395,9 @@ impl World {
     /// Whether the footprint plan `path`, `motions` (from the current tick)
     /// is free for unit `a` against the table as it stands: every entry
     /// free, and its last body free for good.
-    pub fn footprint_plan_is_free(&self, a: AgentId, path: &[Cell], motions: &[u8]) -> bool {
+    pub fn footprint_plan_is_free(&self, a: Slot, path: &[Cell], motions: &[u8]) -> bool {
         let now = self.now();
-        let size = self.agents.kind[a.index()].size as u32;
+        let size = self.units.kind[a.index()].size as u32;
         let mut free = true;
         for_each_claim(&self.grid, size, now, path, motions, now, &mut |c, t| {
             free = free && self.grid.is_passable(c) && self.table.is_free(c, t, a);
@@ -391,13 +411,8 @@ impl World {
     /// `path`, `motions` from the current tick if it is still free now that
     /// other units may have committed since it was searched; otherwise
     /// leaves the old plan. Returns whether the new plan was committed.
-    pub fn try_replace_footprint_plan(
-        &mut self,
-        a: AgentId,
-        path: &[Cell],
-        motions: &[u8],
-    ) -> bool {
-        if path.first() != Some(&self.agents.position[a.index()])
+    pub fn try_replace_footprint_plan(&mut self, a: Slot, path: &[Cell], motions: &[u8]) -> bool {
+        if path.first() != Some(&self.units.position[a.index()])
             || !self.footprint_plan_is_free(a, path, motions)
         {
             return false;
@@ -411,17 +426,17 @@ impl World {
 
     /// [`Self::commit_plan`], returning whether the last cell could be held
     /// (the claims must succeed).
-    fn reserve_plan(&mut self, a: AgentId, start_tick: u32, path: &[Cell]) -> bool {
+    fn reserve_plan(&mut self, a: Slot, start_tick: u32, path: &[Cell]) -> bool {
         if self.has_footprint(a) {
             // A footprint unit's plans are restored with their motions by
             // the caller (see `replan`); a bare path is a standstill.
             debug_assert!(path.iter().all(|&c| c == path[0]), "a still footprint plan");
             let motions = [Motion::STILL.0; 1];
-            self.agents
+            self.units
                 .set_footprint_plan(a, start_tick, &path[..1], &motions);
             return self.reserve_stored_plan(a);
         }
-        let prio = self.agents.priority[a.index()];
+        let prio = self.units.priority[a.index()];
         let now = self.now();
         for (i, &c) in path.iter().enumerate() {
             let t = start_tick + i as u32;
@@ -435,7 +450,7 @@ impl World {
             .table
             .set_hold(last, start_tick + path.len() as u32 - 1, a)
             .is_ok();
-        self.agents.set_plan(a, start_tick, path);
+        self.units.set_plan(a, start_tick, path);
         held
     }
 
@@ -446,20 +461,20 @@ impl World {
     /// Returns whether a new plan was found.
     pub fn replan(
         &mut self,
-        a: AgentId,
+        a: Slot,
         old: &mut Vec<Cell>,
         path: &mut Vec<Cell>,
         search: impl FnOnce(&World, &mut Vec<Cell>) -> bool,
     ) -> bool {
         old.clear();
-        old.extend_from_slice(self.agents.plan(a));
-        let old_start = self.agents.plan_start[a.index()];
+        old.extend_from_slice(self.units.plan(a));
+        let old_start = self.units.plan_start[a.index()];
         self.release_plan(a);
         let now = self.now();
         if search(self, path) && !path.is_empty() {
-            debug_assert_eq!(path[0], self.agents.position[a.index()]);
+            debug_assert_eq!(path[0], self.units.position[a.index()]);
             self.commit_plan(a, now, path);
-            self.agents.set_flag(a, AgentFlags::STUCK, false);
+            self.units.set_flag(a, UnitFlags::STUCK, false);
             true
         } else {
             // Nobody planned since the old plan was released, so it is
@@ -468,7 +483,7 @@ impl World {
             // the unit, stuck and unheld, is then pinned by its planner.
             let held = self.reserve_plan(a, old_start, old);
             debug_assert!(held || old.len() == 1, "an old plan's end must be holdable");
-            self.agents.set_flag(a, AgentFlags::STUCK, true);
+            self.units.set_flag(a, UnitFlags::STUCK, true);
             false
         }
     }
@@ -476,7 +491,7 @@ impl World {
     /// Whether `path` (from the unit's cell at the current tick) is legal for
     /// unit `a` against the table as it stands: every step free, no swap, no
     /// crossing, and its last cell free for good.
-    pub fn path_is_free(&self, a: AgentId, path: &[Cell]) -> bool {
+    pub fn path_is_free(&self, a: Slot, path: &[Cell]) -> bool {
         let now = self.now();
         path.windows(2).enumerate().all(|(i, w)| {
             self.table
@@ -496,12 +511,12 @@ impl World {
     /// window). `old` is scratch. Returns whether the new plan was committed.
     pub fn try_replace_plan(
         &mut self,
-        a: AgentId,
+        a: Slot,
         path: &[Cell],
         old: &mut Vec<Cell>,
         recheck: bool,
     ) -> bool {
-        if path.first() != Some(&self.agents.position[a.index()]) {
+        if path.first() != Some(&self.units.position[a.index()]) {
             return false;
         }
         // Own reservations never block a check, so the old plan can stay in
@@ -510,10 +525,10 @@ impl World {
             return false;
         }
         let now = self.now();
-        let prio = self.agents.priority[a.index()];
+        let prio = self.units.priority[a.index()];
         old.clear();
-        old.extend_from_slice(self.agents.plan(a));
-        let old_start = self.agents.plan_start[a.index()];
+        old.extend_from_slice(self.units.plan(a));
+        let old_start = self.units.plan_start[a.index()];
         let old_at = |t: u32| {
             t.checked_sub(old_start)
                 .and_then(|i| old.get(i as usize))
@@ -543,7 +558,7 @@ impl World {
             .table
             .set_hold(new_last, now + path.len() as u32 - 1, a);
         debug_assert!(r.is_ok(), "checked path end must be holdable");
-        self.agents.set_plan(a, now, path);
+        self.units.set_plan(a, now, path);
         true
     }
 }

@@ -1,7 +1,7 @@
 //! What the simulation refuses, and why: every call that takes a unit, a
 //! cell or a setting checks it and says what was expected.
 
-use crate::agents::UnitId;
+use crate::units::UnitId;
 
 /// An input the simulation cannot take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
