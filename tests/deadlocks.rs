@@ -1,0 +1,200 @@
+//! Hand-made deadlocks that a windowed planner meets in games: two lines of
+//! units meeting head-on in a one-cell corridor, a ring of units each
+//! wanting the next one's cell, and units passing each other through a
+//! single bay. Every unit must arrive, with every tick checked by the
+//! validator.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use throng::engine::{SimConfig, Simulation};
+use throng::map::{parse_map, Connectivity, Grid, Instance};
+use throng::planner::PlannerKind;
+use throng::units::UnitState;
+
+/// A unit's start and goal, as (x, y).
+type Order = ((u32, u32), (u32, u32));
+
+/// A map from rows of `.` (open) and `@` (wall), in the MovingAI format.
+fn grid(rows: &[&str], connectivity: Connectivity) -> Arc<Grid> {
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    Arc::new(parse_map(&text, Path::new("deadlock.map"), connectivity).expect("a valid map"))
+}
+
+/// Runs WHCA*(`window`) until every unit is home (at most `max_ticks`) and
+/// returns the tick it took; fails on any collision or unit left out.
+fn all_home(name: &str, grid: &Arc<Grid>, units: &[Order], window: u32, max_ticks: u32) -> u32 {
+    let instance = Instance {
+        starts: units.iter().map(|&(s, _)| grid.cell(s.0, s.1)).collect(),
+        goals: units.iter().map(|&(_, g)| grid.cell(g.0, g.1)).collect(),
+        grid: grid.clone(),
+        map_name: name.into(),
+    };
+    for threads in [1, 2] {
+        let config = SimConfig {
+            planner: PlannerKind::Whca { window },
+            max_ticks,
+            threads,
+            check_moves: true,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(&instance, config).expect("a valid instance");
+        let summary = sim.run();
+        assert_eq!(summary.collisions, 0, "{name}: {summary:?}");
+        assert_eq!(
+            summary.at_goal_at_end,
+            units.len(),
+            "{name}, {threads} thread(s): {} of {} home after {} ticks",
+            summary.at_goal_at_end,
+            units.len(),
+            summary.ticks
+        );
+        if threads == 2 {
+            return summary.ticks;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn two_lines_meet_in_a_one_cell_corridor() {
+    // Two rooms joined by a corridor ten cells long and one cell wide; four
+    // units in each room queue at its mouth to cross to the other side.
+    let g = grid(
+        &[
+            "@@@@@@@@@@@@@@@@@@@@",
+            "@....@@@@@@@@@@....@",
+            "@...............@..@",
+            "@....@@@@@@@@@@....@",
+            "@@@@@@@@@@@@@@@@@@@@",
+        ],
+        Connectivity::Four,
+    );
+    let west = [(4, 2), (3, 2), (2, 2), (1, 2)];
+    let east = [(15, 2), (17, 1), (17, 3), (18, 2)];
+    let mut units = Vec::new();
+    for (k, &w) in west.iter().enumerate() {
+        units.push((w, [(15, 1), (16, 1), (15, 3), (16, 3)][k]));
+    }
+    for (k, &e) in east.iter().enumerate() {
+        units.push((e, [(1, 1), (2, 1), (1, 3), (2, 3)][k]));
+    }
+    all_home("corridor", &g, &units, 16, 400);
+}
+
+#[test]
+fn a_ring_of_units_each_wanting_the_next_ones_cell() {
+    // A 3×3 block with a pillar in the middle: eight units on the ring,
+    // each ordered to the cell its neighbour stands on (a rotation).
+    let g = grid(
+        &["@@@@@", "@...@", "@.@.@", "@...@", "@@@@@"],
+        Connectivity::Four,
+    );
+    let ring = [
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (3, 2),
+        (3, 3),
+        (2, 3),
+        (1, 3),
+        (1, 2),
+    ];
+    let units: Vec<_> = (0..ring.len())
+        .map(|k| (ring[k], ring[(k + 1) % ring.len()]))
+        .collect();
+    all_home("full ring", &g, &units, 8, 100);
+    // The same ring turning the other way, and a ring with one gap.
+    let back: Vec<_> = (0..ring.len())
+        .map(|k| (ring[(k + 1) % ring.len()], ring[k]))
+        .collect();
+    all_home("ring backwards", &g, &back, 8, 100);
+    let gap: Vec<_> = (0..ring.len() - 1)
+        .map(|k| (ring[k], ring[(k + 2) % ring.len()]))
+        .collect();
+    all_home("ring with a gap", &g, &gap, 8, 100);
+}
+
+#[test]
+fn units_pass_each_other_through_a_single_bay() {
+    // A one-cell corridor with one bay above its middle: two units from
+    // both ends swap sides, one stepping into the bay while the other
+    // passes.
+    let g = grid(
+        &[
+            "@@@@@@@@@@@@@",
+            "@@@@@@.@@@@@@",
+            "@...........@",
+            "@@@@@@@@@@@@@",
+        ],
+        Connectivity::Four,
+    );
+    all_home(
+        "one pair",
+        &g,
+        &[((1, 2), (11, 2)), ((11, 2), (1, 2))],
+        16,
+        200,
+    );
+}
+
+#[test]
+fn units_climb_out_of_a_hollow_in_their_lower_bounds() {
+    // A map so large that per-unit true distances do not fit (1024×1024,
+    // 40 units: the units get landmark lower bounds), with a cup open to
+    // the north between the units and their goals. Inside the cup the
+    // bounds fall towards its bottom wall, where every window would wait
+    // for good; such a unit must get true distances of its own.
+    let side = 1024;
+    let mut open = vec![true; side * side];
+    let mut wall = |x: usize, y: usize| open[y * side + x] = false;
+    for x in 480..=560 {
+        wall(x, 520);
+    }
+    for y in 470..=520 {
+        wall(480, y);
+        wall(560, y);
+    }
+    let g = Arc::new(Grid::new(
+        side as u32,
+        side as u32,
+        open,
+        Connectivity::Four,
+    ));
+    let units: Vec<_> = (0..40)
+        .map(|k| ((490 + k, 500 + k % 3), (500 + k, 540 + k % 3)))
+        .collect();
+    let instance = Instance {
+        starts: units.iter().map(|&(s, _)| g.cell(s.0, s.1)).collect(),
+        goals: units.iter().map(|&(_, t)| g.cell(t.0, t.1)).collect(),
+        grid: g.clone(),
+        map_name: "cup".into(),
+    };
+    let config = SimConfig {
+        planner: PlannerKind::Whca { window: 16 },
+        max_ticks: 600,
+        threads: 2,
+        check_moves: true,
+        ..SimConfig::default()
+    };
+    let mut sim = Simulation::new(&instance, config).expect("a valid instance");
+    let summary = sim.run();
+    let stuck = sim
+        .units()
+        .filter(|&u| sim.state(u) == Ok(UnitState::Stuck))
+        .count();
+    assert_eq!(summary.collisions, 0, "{summary:?}");
+    assert_eq!(
+        summary.at_goal_at_end,
+        units.len(),
+        "{} of {} home after {} ticks, {stuck} stuck",
+        summary.at_goal_at_end,
+        units.len(),
+        summary.ticks
+    );
+}
