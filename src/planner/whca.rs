@@ -442,15 +442,17 @@ impl WindowedHca {
                             && !requested(*scratch.path.last().expect("non-empty"));
                         scratch.search.expanded = 0;
                         scratch.search.aborted = false;
-                        let mut found = straight
-                            || scratch.search.search(
+                        let search = |scratch: &mut WorkerScratch, h: &mut Heuristic| {
+                            scratch.search.search(
                                 grid,
                                 &world_ref.table,
                                 &query,
-                                &mut UnitOracle { heuristic: &mut h, grid },
+                                &mut UnitOracle { heuristic: h, grid },
                                 &penalty,
                                 &mut scratch.path,
-                            );
+                            )
+                        };
+                        let mut found = straight || search(scratch, &mut h);
                         if found
                             && !scratch.search.aborted
                             && now.saturating_sub(world_ref.units.progress_tick[i]) >= STALLED_IN_HOLLOW * w
@@ -467,14 +469,7 @@ impl WindowedHca {
                             let expanded = scratch.search.expanded;
                             *h = Heuristic::Rra(ReverseResumableAStar::new(grid, goal, query.start, false));
                             h.set_deadline(deadline);
-                            found = scratch.search.search(
-                                grid,
-                                &world_ref.table,
-                                &query,
-                                &mut UnitOracle { heuristic: &mut h, grid },
-                                &penalty,
-                                &mut scratch.path,
-                            );
+                            found = search(scratch, &mut h);
                             scratch.search.expanded += expanded;
                         }
                         h.set_deadline(None);
