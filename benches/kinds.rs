@@ -18,23 +18,12 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use throng::engine::{SimConfig, Simulation, UnitSpec};
-use throng::footprint::mixed_crowd;
+use throng::footprint::{army_mix, mixed_crowd};
 use throng::map::{generate_map, random_instance, Connectivity, Grid};
 use throng::units::UnitKind;
 
 const UNITS: usize = 2_000;
 const TICKS: u32 = 100;
-
-fn army(n: usize) -> Vec<UnitKind> {
-    (0..n)
-        .map(|u| match u % 10 {
-            0 | 1 => UnitKind::new(2, 1),
-            2 => UnitKind::new(3, 1),
-            3 => UnitKind::new(1, 3),
-            _ => UnitKind::CELL,
-        })
-        .collect()
-}
 
 fn fresh(grid: &Arc<Grid>, kinds: &[UnitKind]) -> Simulation {
     let cfg = SimConfig {
@@ -83,7 +72,7 @@ fn bench(c: &mut Criterion) {
     let cells = vec![UnitKind::CELL; UNITS];
     let mut one_tank = cells.clone();
     one_tank[0] = UnitKind::new(2, 1);
-    let mixed = army(UNITS);
+    let mixed = army_mix(UNITS);
     let mut g = c.benchmark_group("kinds");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     g.bench_function("instance", |b| {

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use throng::footprint::mixed_crowd;
+use throng::footprint::{army_mix, mixed_crowd};
 use throng::map::GeneratorSpec;
 use throng::prelude::*;
 use throng::units::UnitKind;
@@ -21,19 +21,6 @@ fn config(threads: usize) -> SimConfig {
         footprint_claims: 32_000,
         ..SimConfig::default()
     }
-}
-
-/// The army mix of the mixed benchmarks: 60% one cell, 20% 2×2, 10% 3×3,
-/// 10% one cell at three ticks a move.
-fn army(n: usize) -> Vec<UnitKind> {
-    (0..n)
-        .map(|u| match u % 10 {
-            0 | 1 => UnitKind::new(2, 1),
-            2 => UnitKind::new(3, 1),
-            3 => UnitKind::new(1, 3),
-            _ => UnitKind::CELL,
-        })
-        .collect()
 }
 
 /// Spawns `kinds` on `grid` at random and runs until every unit is home or
@@ -82,7 +69,7 @@ fn mixed_armies_cross_maps_without_a_violation() {
     for seed in 1..=8 {
         let spec: GeneratorSpec = "40x40:0.1".parse().unwrap();
         let grid = Arc::new(generate_map(spec, Connectivity::Eight, seed));
-        let kinds = army(60);
+        let kinds = army_mix(60);
         let (sim, units) = run_army(grid, &kinds, seed, config(1), 400);
         let (count, first) = sim.violations();
         assert_eq!(count, 0, "seed {seed}: {first:?}");
@@ -191,7 +178,7 @@ fn a_building_on_a_big_body_evicts_it() {
 fn mixed_runs_are_the_same_on_any_thread_count_under_a_node_budget() {
     let spec: GeneratorSpec = "48x48:0.1".parse().unwrap();
     let grid = Arc::new(generate_map(spec, Connectivity::Eight, 4));
-    let kinds = army(120);
+    let kinds = army_mix(120);
     let trace = |threads: usize| {
         let cfg = SimConfig {
             budget: Budget {
@@ -264,7 +251,7 @@ proptest! {
 /// A mixed army on a benchmark map of the MovingAI set.
 fn benchmark_army(map: &str, n: usize, seed: u64) -> (usize, usize, u32) {
     let grid = Arc::new(read_map(&common::small_maps().join(map), Connectivity::Eight).unwrap());
-    let kinds = army(n);
+    let kinds = army_mix(n);
     let (sim, units) = run_army(grid, &kinds, seed, config(2), 1000);
     assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
     (home(&sim, &units), units.len(), sim.ticks())
@@ -285,7 +272,7 @@ fn a_thousand_mixed_units_on_den520d() {
     let grid = Arc::new(read_map(&path, Connectivity::Eight).unwrap());
     for (label, kinds) in [
         ("1x1 only", vec![UnitKind::CELL; 1000]),
-        ("mixed", army(1000)),
+        ("mixed", army_mix(1000)),
     ] {
         let t0 = std::time::Instant::now();
         let (sim, units) = run_army(grid.clone(), &kinds, 1, config(2), 3000);

@@ -10,6 +10,20 @@ use super::body::{body, fit_grid};
 use crate::map::{Cell, Grid};
 use crate::units::{UnitKind, MAX_SIZE};
 
+/// The army of the mixed benchmarks and tests, in the proportions of
+/// `profiles/mixed-2k.toml`: of every ten units six one-cell, two 2×2, one
+/// 3×3 and one one-cell unit at three ticks a move.
+pub fn army_mix(n: usize) -> Vec<UnitKind> {
+    (0..n)
+        .map(|u| match u % 10 {
+            0 | 1 => UnitKind::new(2, 1),
+            2 => UnitKind::new(3, 1),
+            3 => UnitKind::new(1, 3),
+            _ => UnitKind::CELL,
+        })
+        .collect()
+}
+
 /// Starts and goals for units of `kinds` (in that order) on `grid`: no two
 /// bodies overlap at their starts, nor at their goals, and each goal is
 /// reachable from its start on the anchors the body fits on. Larger bodies

@@ -15,7 +15,8 @@
 //!   it reserves, tick by tick;
 //! - [`FootprintSearch`]: the windowed space-time search over actions;
 //! - [`fit_grid`]: where a body fits, kept true under buildings;
-//! - [`mixed_crowd`]: random crowds of mixed kinds.
+//! - [`mixed_crowd`]: random crowds of mixed kinds; [`army_mix`]: the
+//!   benchmarks' army.
 
 mod action;
 mod body;
@@ -25,7 +26,7 @@ mod search;
 
 pub use action::{Action, ActionSet, Entry};
 pub use body::{body, fit_grid, sweep, update_fit_grid};
-pub use crowd::mixed_crowd;
+pub use crowd::{army_mix, mixed_crowd};
 pub use motion::{for_each_claim, rect_at, Motion};
 pub use search::{FootprintQuery, FootprintSearch};
 
