@@ -14,6 +14,9 @@ use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
 
 /// One unit's source of true distances to its goal.
+// Boxing the search would cost a pointer chase on every distance a window
+// search asks; the other variants waste 200 bytes a unit (2 MB for 10,000).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Heuristic {
     /// Its own resumable search.
@@ -93,7 +96,7 @@ impl Heuristic {
     /// Times this unit's own search restarted.
     pub fn restarts(&self) -> usize {
         match self {
-            Heuristic::Rra(r) => r.restarts,
+            Heuristic::Rra(r) => r.restarts as usize,
             Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
         }
     }
@@ -108,6 +111,14 @@ impl Heuristic {
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         if let Heuristic::Rra(r) = self {
             r.deadline = deadline;
+        }
+    }
+
+    /// Lets this unit's own true-distance search close at most `cells` more
+    /// cells, then pause (`None`: no limit; nothing to do for shared tables).
+    pub fn set_slice(&mut self, cells: Option<u32>) {
+        if let Heuristic::Rra(r) = self {
+            r.slice = cells;
         }
     }
 

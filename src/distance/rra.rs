@@ -3,7 +3,9 @@
 //! towards the unit's original position and is resumed, never restarted, when
 //! a distance outside its closed list is asked for.
 
-use super::{CellMap, CellSlots, UNREACHABLE};
+use std::sync::Arc;
+
+use super::{CellMap, CellSlots, Landmarks, UNREACHABLE};
 
 use crate::map::{Cell, Grid, MOVE_OFFSETS};
 use crate::queue::BucketQueue;
@@ -35,14 +37,28 @@ pub struct ReverseResumableAStar {
     /// its origin): the yardstick of [`Self::restart_if_grown`].
     initial: usize,
     /// Times the search was restarted because it grew past its limit.
-    pub restarts: usize,
+    pub restarts: u32,
     /// When set, a resume stops at this instant and leaves the search
     /// where it is (time-slicing): the next call carries on from there.
     pub deadline: Option<std::time::Instant>,
-    /// Whether the last resume stopped at the deadline.
+    /// When set, the cells the search may still close before it pauses
+    /// (time-slicing by work: deterministic, unlike a deadline).
+    pub slice: Option<u32>,
+    /// Whether the last resume stopped at the deadline or the slice's end.
     pub paused: bool,
     /// An assigned search not run yet, with its widening.
     pending: Option<u32>,
+    /// Landmarks that sharpen the heuristic towards the origin, and the
+    /// origin's row (see [`Self::guided`]).
+    guide: Option<Box<Guide>>,
+}
+
+/// Landmarks guiding a search towards its origin.
+#[derive(Clone, Debug)]
+struct Guide {
+    landmarks: Arc<Landmarks>,
+    /// The origin's landmark distances.
+    origin_row: Box<[u16]>,
 }
 
 impl ReverseResumableAStar {
@@ -52,6 +68,31 @@ impl ReverseResumableAStar {
     /// the cells touched (small).
     pub fn new(grid: &Grid, goal: Cell, origin: Cell, dense: bool) -> Self {
         let mut rra = Self::reserve(grid, dense);
+        rra.restart(grid, goal, origin);
+        rra
+    }
+
+    /// A sparse search from `goal` towards `origin` whose heuristic is the
+    /// larger of the grid distance and the landmarks' lower bound to the
+    /// origin (both consistent, so their maximum is too): the reverse
+    /// search then keeps to the band of near-shortest routes instead of
+    /// flooding every cell nearer the goal than the origin. For a unit far
+    /// from its goal on a large map, where an unguided search closes most
+    /// of the map.
+    /// Its first run closes at most `slice` cells (see [`Self::slice`]).
+    pub fn guided(
+        grid: &Grid,
+        goal: Cell,
+        origin: Cell,
+        landmarks: Arc<Landmarks>,
+        slice: u32,
+    ) -> Self {
+        let mut rra = Self::reserve(grid, false);
+        rra.guide = Some(Box::new(Guide {
+            landmarks,
+            origin_row: Box::from([]),
+        }));
+        rra.slice = Some(slice);
         rra.restart(grid, goal, origin);
         rra
     }
@@ -79,6 +120,9 @@ impl ReverseResumableAStar {
     pub fn restart(&mut self, grid: &Grid, goal: Cell, origin: Cell) {
         self.goal = goal;
         self.origin = origin;
+        if let Some(guide) = &mut self.guide {
+            guide.origin_row = guide.landmarks.row(origin).into();
+        }
         if self.closed_count > 0 || !self.open.is_empty() {
             // (A new search's state is already zeroed.)
             self.open.clear();
@@ -87,9 +131,16 @@ impl ReverseResumableAStar {
         self.paused = false;
         self.closed_count = 0;
         self.state.set(goal, 1);
-        self.open.push(grid.grid_distance(goal, origin), goal.0);
+        let h = grid.grid_distance(goal, origin).max(
+            self.guide
+                .as_ref()
+                .map_or(0, |g| g.landmarks.lower_bound_to(goal, &g.origin_row)),
+        );
+        self.open.push(h, goal.0);
+        // Set by the run that closes the origin (a sliced search may
+        // pause before).
+        self.initial = 0;
         self.resume(grid, origin);
-        self.initial = self.closed_count;
     }
 
     /// Sets the goal and origin of a search without running it: the first
@@ -138,9 +189,11 @@ impl ReverseResumableAStar {
             grid,
             open: &mut self.open,
             origin: self.origin,
+            guide: self.guide.as_ref().map(|g| (&*g.landmarks, &*g.origin_row)),
             target,
             floor_limit,
             deadline,
+            max_closed: self.slice.map_or(usize::MAX, |s| s as usize),
             closed: 0,
         };
         let outcome = match &mut self.state {
@@ -151,6 +204,12 @@ impl ReverseResumableAStar {
         let closed = run.closed;
         self.closed_count += closed;
         self.expanded += closed;
+        if let Some(s) = &mut self.slice {
+            *s = s.saturating_sub(closed as u32);
+        }
+        if self.initial == 0 && self.known(self.origin).is_some() {
+            self.initial = self.closed_count;
+        }
         outcome
     }
 
@@ -236,23 +295,31 @@ struct Resume<'a> {
     open: &'a mut BucketQueue,
     /// The origin the search heads for (its heuristic's target).
     origin: Cell,
+    /// Landmarks and the origin's row, if they guide the search.
+    guide: Option<(&'a Landmarks, &'a [u16])>,
     target: Cell,
     /// Stop before closing a cell of larger f (`u32::MAX`: no limit).
     floor_limit: u32,
     deadline: Option<std::time::Instant>,
+    /// Pause (`None`) once this many cells are closed.
+    max_closed: usize,
     /// Cells closed by this run.
     closed: usize,
 }
 
 impl Resume<'_> {
     /// Runs until `target` is closed (`Some(true)`), the open list empties
-    /// (`Some(false)`) or the deadline passes (`None`).
+    /// (`Some(false)`), or the deadline passes or `max_closed` cells are
+    /// closed (`None`).
     #[inline]
     fn run<S: CellSlots + ?Sized>(&mut self, state: &mut S) -> Option<bool> {
         let grid = self.grid;
         let origin = grid.xy(self.origin);
         let mut since_check = 0u32;
         while !self.open.is_empty() {
+            if self.closed >= self.max_closed {
+                return None;
+            }
             since_check += 1;
             if since_check == 256 {
                 since_check = 0;
@@ -297,7 +364,11 @@ impl Resume<'_> {
                 let (dx, dy) = MOVE_OFFSETS[k];
                 let qxy = (px.wrapping_add_signed(dx), py.wrapping_add_signed(dy));
                 // f = g + h, with g = next - 1.
-                self.open.push(st + grid.grid_distance_xy(qxy, origin), q.0);
+                let mut h = grid.grid_distance_xy(qxy, origin);
+                if let Some((table, row)) = self.guide {
+                    h = h.max(table.lower_bound_to(q, row));
+                }
+                self.open.push(st + h, q.0);
             }
             if p == self.target {
                 return Some(true);
@@ -441,5 +512,47 @@ mod tests {
         }
         assert!(slices >= 1, "the search was cut into slices");
         assert_eq!(rra.distance(&g, far), bfs[far.index()]);
+    }
+
+    /// A search guided by landmarks towards its origin, cut into slices of
+    /// a few cells, gives the breadth-first distances, and closes fewer
+    /// cells to reach its origin than an unguided one.
+    #[test]
+    fn a_guided_sliced_search_gives_true_distances() {
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = generate_map("64x64:0.2".parse().unwrap(), conn, 9);
+            let free: Vec<Cell> = (0..g.cell_count() as u32)
+                .map(Cell)
+                .filter(|&c| g.is_passable(c))
+                .collect();
+            let landmarks = Arc::new(Landmarks::build(&g, 8));
+            let (goal, origin) = (free[3], free[free.len() - 5]);
+            let bfs = crate::distance::bfs_distances(&g, goal);
+            let mut guided = ReverseResumableAStar::guided(&g, goal, origin, landmarks, 50);
+            let mut slices = 0;
+            while guided.known(origin).is_none() {
+                assert!(guided.paused, "a slice that ends early says it paused");
+                assert!(guided.closed_len() <= 50 * (slices + 1));
+                slices += 1;
+                guided.slice = Some(50);
+                guided.resume(&g, origin);
+            }
+            assert!(slices >= 1, "the search was cut into slices ({conn:?})");
+            let plain = ReverseResumableAStar::new(&g, goal, origin, false);
+            assert!(
+                guided.closed_len() <= plain.closed_len(),
+                "guided {} against {} cells ({conn:?})",
+                guided.closed_len(),
+                plain.closed_len()
+            );
+            guided.slice = None;
+            for &c in &free {
+                assert_eq!(
+                    guided.distance(&g, c),
+                    bfs[c.index()],
+                    "cell {c:?} ({conn:?})"
+                );
+            }
+        }
     }
 }

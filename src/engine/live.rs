@@ -360,6 +360,7 @@ impl Simulation {
     /// After the move: arrivals (and the next queued goal), units out of
     /// blocks, progress, states, and their events.
     pub(super) fn update_units(&mut self) {
+        crate::profile_zone!("states");
         let now = self.world.now();
         self.event_tick = now;
         let stuck_after = self.config.stuck_after;

@@ -756,6 +756,7 @@ impl Simulation {
 
     /// Records the tick's positions (history, validator).
     fn record(&mut self) {
+        crate::profile_zone!("record");
         let world = &self.world;
         if let Some(c) = &mut self.checker {
             c.check(&world.grid, world.now(), on_map(world));

@@ -40,6 +40,11 @@ pub struct WorkerScratch {
     /// The motions of a footprint plan, one per cell of `path` (empty for
     /// a one-cell unit's plan).
     pub motions: Vec<u8>,
+    /// Set by a search that asks its planner for something the planner
+    /// grants in its sequential commit, in order, a few a tick (WHCA*: true
+    /// distances of the unit's own), so what is granted does not depend on
+    /// the threads.
+    pub asks: bool,
 }
 
 impl WorkerScratch {
@@ -50,6 +55,7 @@ impl WorkerScratch {
             extra: Vec::with_capacity(max_path),
             footprint: Default::default(),
             motions: Vec::with_capacity(max_path),
+            asks: false,
         }
     }
 }
@@ -69,6 +75,8 @@ pub struct SearchOutcome {
     pub extra_len: u32,
     /// Motions of its plan (0 for a one-cell unit's).
     pub motion_len: u32,
+    /// Whether it asked its planner for something (see [`WorkerScratch::asks`]).
+    pub asks: bool,
 }
 
 /// One search's slot in a batch: the unit, its outcome, its path and extra cells.
@@ -216,6 +224,7 @@ impl Scheduler {
             let mut scratch = workers[worker].lock();
             scratch.extra.clear();
             scratch.motions.clear();
+            scratch.asks = false;
             let Some((found, expanded)) = search(a, &mut scratch) else {
                 return;
             };
@@ -240,6 +249,7 @@ impl Scheduler {
                 found,
                 len: len as u32,
                 expanded,
+                asks: scratch.asks,
             };
         };
         let outcomes = &mut self.outcomes[..];
