@@ -141,33 +141,39 @@ fn entries(maps: &Path) -> Vec<Entry> {
             large_map: false,
         },
     ];
-    for threads in ["1", "2"] {
-        v.push(Entry {
-            title: if threads == "1" {
-                "Stress, one thread"
-            } else {
-                "Stress, two threads"
-            },
-            what: "10,000 units on a generated 512×512 map (10% obstacles), WHCA*(16), 300 ticks",
-            args: s(&[
-                "run",
-                "--profile",
-                "profiles/stress-10k.toml",
-                "--threads",
-                threads,
-            ]),
-            figures: [
-                vec![
-                    fig("set-up (ms)", "/setup_ms", 1),
-                    fig("initial planning (ms)", "/init_ms", 1),
-                ],
-                tick(),
-                vec![fig("collisions", "/collisions", 0)],
-            ]
-            .concat(),
-            large_map: false,
-        });
-    }
+    let big_runs =
+        |v: &mut Vec<Entry>, titles: [&'static str; 2], what, run: &[&str], large_map| {
+            for (title, threads) in titles.into_iter().zip(["1", "2"]) {
+                let mut args = s(&["run"]);
+                args.extend(s(run));
+                args.extend(s(&["--threads", threads]));
+                v.push(Entry {
+                    title,
+                    what,
+                    args,
+                    figures: [
+                        vec![
+                            fig("set-up (ms)", "/setup_ms", 1),
+                            fig("initial planning (ms)", "/init_ms", 1),
+                        ],
+                        tick(),
+                        vec![
+                            fig("peak memory (MB)", "/peak_memory_mb", 0),
+                            fig("collisions", "/collisions", 0),
+                        ],
+                    ]
+                    .concat(),
+                    large_map,
+                });
+            }
+        };
+    big_runs(
+        &mut v,
+        ["Stress, one thread", "Stress, two threads"],
+        "10,000 units on a generated 512×512 map (10% obstacles), WHCA*(16), 300 ticks",
+        &["--profile", "profiles/stress-10k.toml"],
+        false,
+    );
     for (title, map, scen, units, ticks) in [
         (
             "random-32-32-20, 409 units",
@@ -230,40 +236,13 @@ fn entries(maps: &Path) -> Vec<Entry> {
             .display()
             .to_string(),
     );
-    for threads in ["1", "2"] {
-        v.push(Entry {
-            title: if threads == "1" {
-                "Iron Harvest, one thread"
-            } else {
-                "Iron Harvest, two threads"
-            },
-            what: "the League of Robot Runners' Iron Harvest RTS map (1800×1912) with its 10,000-unit scenario, WHCA*(16), 300 ticks (`profiles/lorr-iron-10k.toml`)",
-            args: s(&[
-                "run",
-                "--map",
-                &iron_map,
-                "--scen",
-                &iron_scen,
-                "--max-ticks",
-                "300",
-                "--threads",
-                threads,
-            ]),
-            figures: [
-                vec![
-                    fig("set-up (ms)", "/setup_ms", 1),
-                    fig("initial planning (ms)", "/init_ms", 1),
-                ],
-                tick(),
-                vec![
-                    fig("peak memory (MB)", "/peak_memory_mb", 0),
-                    fig("collisions", "/collisions", 0),
-                ],
-            ]
-            .concat(),
-            large_map: true,
-        });
-    }
+    big_runs(
+        &mut v,
+        ["Iron Harvest, one thread", "Iron Harvest, two threads"],
+        "the League of Robot Runners' Iron Harvest RTS map (1800×1912) with its 10,000-unit scenario, WHCA*(16), 300 ticks (`profiles/lorr-iron-10k.toml`)",
+        &["--map", &iron_map, "--scen", &iron_scen, "--max-ticks", "300"],
+        true,
+    );
     v
 }
 
