@@ -543,6 +543,13 @@ impl WindowedHca {
                 // later result of the batch is then checked in full.
                 let mut promoted = false;
                 for (k, &a) in units[next..end].iter().enumerate() {
+                    if k + 1 < end - next {
+                        // The commit is a chain of cache misses on the
+                        // table: fetch the next result's slots meanwhile.
+                        for (t, &c) in self.scheduler.path(k + 1).iter().enumerate() {
+                            world.table.prefetch(c, now + t as u32);
+                        }
+                    }
                     let outcome = self.scheduler.outcome(k);
                     if !outcome.ran {
                         // Out of time: stays due for the next tick.

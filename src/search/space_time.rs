@@ -197,6 +197,11 @@ struct NodeIndex {
     /// The indexed box: `None` for the whole map.
     boxed: Option<IndexBox>,
     sparse: FxHashMap<u64, u32>,
+    /// Per cell of the box, the generation that wrote it (high half) and
+    /// the cell's distance estimate: a window search meets the same cell
+    /// at many depths, and each estimate from landmarks is a cache miss
+    /// into a table of the whole map.
+    estimates: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -246,9 +251,15 @@ impl NodeIndex {
                 self.slots = vec![0; largest.min(DENSE_SLOTS.max(slots))];
                 self.generation = 0;
             }
+            if self.estimates.len() < self.layer {
+                self.estimates = vec![0; self.slots.len() / depths.max(1)];
+                self.estimates
+                    .resize(self.estimates.len().max(self.layer), 0);
+            }
             self.generation = self.generation.wrapping_add(1);
             if self.generation == 0 {
                 self.slots.fill(0);
+                self.estimates.fill(0);
                 self.generation = 1;
             }
         } else {
@@ -268,6 +279,35 @@ impl NodeIndex {
             None => cell.index(),
         };
         (local * self.depths + depth as usize) as u64
+    }
+
+    /// Where a cell's estimate is kept, if the index is dense.
+    #[inline(always)]
+    fn local(&self, cell: Cell, (x, y): (u32, u32)) -> Option<usize> {
+        self.dense.then(|| match self.boxed {
+            Some(b) => ((y - b.y0) * b.width + (x - b.x0)) as usize,
+            None => cell.index(),
+        })
+    }
+
+    /// `h.known(cell)`, from this search's memory when it has asked before.
+    #[inline(always)]
+    fn estimate<H: DistanceOracle + ?Sized>(
+        &mut self,
+        h: &H,
+        cell: Cell,
+        xy: (u32, u32),
+    ) -> Option<u32> {
+        let Some(i) = self.local(cell, xy) else {
+            return h.known(cell);
+        };
+        let word = self.estimates[i];
+        if (word >> 32) as u32 == self.generation {
+            return Some(word as u32);
+        }
+        let d = h.known(cell)?;
+        self.estimates[i] = ((self.generation as u64) << 32) | d as u64;
+        Some(d)
     }
 
     #[inline(always)]
@@ -609,7 +649,7 @@ impl SpaceTimeAStar {
                         let (hn, exact) = if next == n.cell {
                             (n.h, true)
                         } else {
-                            match h.known(next) {
+                            match self.index.estimate(h, next, nxy) {
                                 Some(u32::MAX) => continue,
                                 Some(d) => (d, true),
                                 // One move changes the true distance by at most one.
