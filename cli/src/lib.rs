@@ -9,6 +9,7 @@ pub mod experiment_standley;
 pub mod fuzz;
 pub mod limits;
 pub mod live;
+pub mod machine;
 pub mod mixed;
 pub mod path;
 pub mod report;

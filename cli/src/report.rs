@@ -253,6 +253,9 @@ fn format_value(v: Option<&Value>, decimals: usize) -> String {
     }
 }
 
+/// Round trips the core-to-core probe times (about 10 ms at 100 ns).
+const TRIPS: u64 = 100_000;
+
 /// Runs the entries and writes the page.
 pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     let exe = std::env::current_exe().map_err(|e| CliError::Other(e.to_string()))?;
@@ -263,6 +266,16 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     })?;
     let mut page = String::new();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let round_trip = |page: &mut String, when: &str| {
+        if let Some(ns) = crate::machine::core_round_trip_ns(TRIPS) {
+            writeln!(
+                page,
+                "Core-to-core round trip of a cache line {when}: {ns:.0} ns (two-thread figures \
+                 move with it; see `cli/src/machine.rs`).\n"
+            )
+            .expect("string");
+        }
+    };
     writeln!(
         page,
         "# Benchmarks\n\nWritten by `throng report` (`cargo run --release -- report`), which runs each \
@@ -272,6 +285,7 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
          updates and the validator's check of the moves.\n"
     )
     .expect("writing to a string");
+    round_trip(&mut page, "before the runs");
     for (k, e) in entries(&args.maps).into_iter().enumerate() {
         if args.only.as_deref().is_some_and(|o| !e.title.contains(o)) {
             continue;
@@ -322,6 +336,7 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
         page.push('\n');
     }
     let _ = std::fs::remove_dir_all(&dir);
+    round_trip(&mut page, "after the runs");
     write_file(&args.out, page)?;
     eprintln!("report: wrote {}", args.out.display());
     Ok(())
