@@ -419,118 +419,16 @@ impl WindowedHca {
                 let batch = &units[next..end];
                 {
                     crate::profile_zone!("search batch");
-                    let heuristics = &self.heuristics;
-                    let granted = &self.own_granted;
-                    let landmark_world = self.landmarks.is_some();
-                    let world_ref: &World = world;
-                    let grid = &*world_ref.grid;
-                    self.scheduler.run_batch(batch, deadline, |a, scratch| {
-                        let i = a.index();
-                        let goal = world_ref.units.goal[i];
-                        let requested = |c: Cell| {
-                            matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now)
-                        };
-                        if !world_ref.units.kind[i].is_cell() {
-                            // A body makes way for any unit when parked on
-                            // its goal, else only for units that come first
-                            // (two bodies head-on in a passage would
-                            // otherwise both wait for the other).
-                            let parked = world_ref.units.at_goal(a);
-                            let yields = |c: Cell| {
-                                matches!(world_ref.table.request_on(c), Some((b, t))
-                                    if b != a && t + w >= now && (parked || b < a))
-                            };
-                            let mut h = heuristics[i].lock();
-                            return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields);
-                        }
-                        let query = SpaceTimeQuery {
-                            unit: a,
-                            start: world_ref.units.position[i],
-                            start_tick: now,
-                            goal,
-                            depth: Depth::Window(w),
-                            goal_wait_cost: u32::from(requested(goal)),
-                            max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
-                            deadline,
-                            overriding: None,
-                        };
-                        let mut h = heuristics[i].lock();
-                        h.ensure_started(grid);
-                        h.set_deadline(deadline);
-                        if landmark_world {
-                            // Only a unit leaving a hollow has a search of
-                            // its own there.
-                            h.set_slice(Some(OWN_SEARCH_SLICE));
-                        }
-                        let before = h.expanded();
-                        h.restart_if_grown(grid, query.start);
-                        let penalty = |c: Cell| if requested(c) { w } else { 0 };
-                        // The fast path: if the shortest route is free for the
-                        // whole window, it is the optimal window; no search.
-                        let straight = query.goal_wait_cost == 0
-                            && straight_window(grid, &world_ref.table, &h, &query, w, &mut scratch.path)
-                            && !requested(*scratch.path.last().expect("non-empty"));
-                        scratch.search.expanded = 0;
-                        scratch.search.aborted = false;
-                        let search = |scratch: &mut WorkerScratch, h: &mut Heuristic| {
-                            scratch.search.search(
-                                grid,
-                                &world_ref.table,
-                                &query,
-                                &mut UnitOracle { heuristic: h, grid },
-                                &penalty,
-                                &mut scratch.path,
-                            )
-                        };
-                        let mut found = straight || search(scratch, &mut h);
-                        if found
-                            && !scratch.search.aborted
-                            && now.saturating_sub(world_ref.units.progress_tick[i]) >= STALLED_IN_HOLLOW * w
-                            && in_depression(grid, &h, &scratch.path, goal)
-                            && {
-                                // Granted in an earlier commit, or asks.
-                                scratch.asks = !granted[i];
-                                granted[i]
-                            }
-                        {
-                            // Landmark bounds left it in a hollow that every
-                            // window prefers to stay in (a window without
-                            // progress ending there): from now on it gets
-                            // true distances of its own (a hash map of the
-                            // cells its search touches, guided by the
-                            // landmarks, time-sliced), and searches again.
-                            // (On every window ending in a hollow, the
-                            // 10,000-unit stress run's tick took twice as
-                            // long; see `STALLED_IN_HOLLOW`.)
-                            let expanded = scratch.search.expanded;
-                            *h = Heuristic::Rra(match &*h {
-                                Heuristic::Landmarks { table, .. } => {
-                                    ReverseResumableAStar::guided(
-                                        grid,
-                                        goal,
-                                        query.start,
-                                        table.clone(),
-                                        OWN_SEARCH_SLICE,
-                                    )
-                                }
-                                _ => ReverseResumableAStar::new(grid, goal, query.start, false),
-                            });
-                            h.set_deadline(deadline);
-                            found = search(scratch, &mut h);
-                            scratch.search.expanded += expanded;
-                        }
-                        h.set_deadline(None);
-                        if scratch.search.aborted {
-                            return None;
-                        }
-                        if found && blocked(grid, &mut h, &scratch.path, w) {
-                            // Hardly closer after a whole window: find the units
-                            // parked on our way, for the commit to ask them to move.
-                            let cell = Body { grid, fit: grid, size: 1 };
-                            way_requests(&cell, &world_ref.table, &mut h, a, query.start, w, &mut scratch.extra);
-                        }
-                        Some((found, (scratch.search.expanded + h.expanded() - before) as u32))
-                    });
+                    let search = WindowSearch {
+                        world,
+                        heuristics: &self.heuristics,
+                        granted: &self.own_granted,
+                        landmark_world: self.landmarks.is_some(),
+                        window: w,
+                        deadline,
+                    };
+                    self.scheduler
+                        .run_batch(batch, deadline, |a, scratch| search.run(a, scratch));
                 }
                 crate::profile_zone!("commit");
                 self.batch_stamp = self.batch_stamp.wrapping_add(1);
@@ -1162,6 +1060,151 @@ impl Planner for WindowedHca {
 }
 
 /// Records unit `u`'s plan as it is, and marks it involved in a promotion.
+/// One unit's window search, as the workers run it: everything it reads is
+/// shared, and it writes only the unit's own heuristic and the worker's
+/// scratch.
+struct WindowSearch<'a> {
+    world: &'a World,
+    heuristics: &'a [Mutex<Heuristic>],
+    /// Per unit, whether it may get true distances of its own now.
+    granted: &'a [bool],
+    /// Whether 1×1 units plan on landmark bounds.
+    landmark_world: bool,
+    window: u32,
+    deadline: Option<Instant>,
+}
+
+impl WindowSearch<'_> {
+    /// Searches unit `a`'s next window into `scratch.path`: whether it found
+    /// one and the nodes it expanded, or `None` if it stopped at the deadline.
+    fn run(&self, a: Slot, scratch: &mut WorkerScratch) -> Option<(bool, u32)> {
+        let (world_ref, heuristics, granted, landmark_world) = (
+            self.world,
+            self.heuristics,
+            self.granted,
+            self.landmark_world,
+        );
+        let (w, deadline, now) = (self.window, self.deadline, self.world.now());
+        let grid = &*world_ref.grid;
+        let i = a.index();
+        let goal = world_ref.units.goal[i];
+        let requested = |c: Cell| matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now);
+        if !world_ref.units.kind[i].is_cell() {
+            // A body makes way for any unit when parked on
+            // its goal, else only for units that come first
+            // (two bodies head-on in a passage would
+            // otherwise both wait for the other).
+            let parked = world_ref.units.at_goal(a);
+            let yields = |c: Cell| {
+                matches!(world_ref.table.request_on(c), Some((b, t))
+                        if b != a && t + w >= now && (parked || b < a))
+            };
+            let mut h = heuristics[i].lock();
+            return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields);
+        }
+        let query = SpaceTimeQuery {
+            unit: a,
+            start: world_ref.units.position[i],
+            start_tick: now,
+            goal,
+            depth: Depth::Window(w),
+            goal_wait_cost: u32::from(requested(goal)),
+            max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
+            deadline,
+            overriding: None,
+        };
+        let mut h = heuristics[i].lock();
+        h.ensure_started(grid);
+        h.set_deadline(deadline);
+        if landmark_world {
+            // Only a unit leaving a hollow has a search of
+            // its own there.
+            h.set_slice(Some(OWN_SEARCH_SLICE));
+        }
+        let before = h.expanded();
+        h.restart_if_grown(grid, query.start);
+        let penalty = |c: Cell| if requested(c) { w } else { 0 };
+        // The fast path: if the shortest route is free for the
+        // whole window, it is the optimal window; no search.
+        let straight = query.goal_wait_cost == 0
+            && straight_window(grid, &world_ref.table, &h, &query, w, &mut scratch.path)
+            && !requested(*scratch.path.last().expect("non-empty"));
+        scratch.search.expanded = 0;
+        scratch.search.aborted = false;
+        let search = |scratch: &mut WorkerScratch, h: &mut Heuristic| {
+            scratch.search.search(
+                grid,
+                &world_ref.table,
+                &query,
+                &mut UnitOracle { heuristic: h, grid },
+                &penalty,
+                &mut scratch.path,
+            )
+        };
+        let mut found = straight || search(scratch, &mut h);
+        if found
+            && !scratch.search.aborted
+            && now.saturating_sub(world_ref.units.progress_tick[i]) >= STALLED_IN_HOLLOW * w
+            && in_depression(grid, &h, &scratch.path, goal)
+            && {
+                // Granted in an earlier commit, or asks.
+                scratch.asks = !granted[i];
+                granted[i]
+            }
+        {
+            // Landmark bounds left it in a hollow that every
+            // window prefers to stay in (a window without
+            // progress ending there): from now on it gets
+            // true distances of its own (a hash map of the
+            // cells its search touches, guided by the
+            // landmarks, time-sliced), and searches again.
+            // (On every window ending in a hollow, the
+            // 10,000-unit stress run's tick took twice as
+            // long; see `STALLED_IN_HOLLOW`.)
+            let expanded = scratch.search.expanded;
+            *h = Heuristic::Rra(match &*h {
+                Heuristic::Landmarks { table, .. } => ReverseResumableAStar::guided(
+                    grid,
+                    goal,
+                    query.start,
+                    table.clone(),
+                    OWN_SEARCH_SLICE,
+                ),
+                _ => ReverseResumableAStar::new(grid, goal, query.start, false),
+            });
+            h.set_deadline(deadline);
+            found = search(scratch, &mut h);
+            scratch.search.expanded += expanded;
+        }
+        h.set_deadline(None);
+        if scratch.search.aborted {
+            return None;
+        }
+        if found && blocked(grid, &mut h, &scratch.path, w) {
+            // Hardly closer after a whole window: find the units
+            // parked on our way, for the commit to ask them to move.
+            let cell = Body {
+                grid,
+                fit: grid,
+                size: 1,
+            };
+            way_requests(
+                &cell,
+                &world_ref.table,
+                &mut h,
+                a,
+                query.start,
+                w,
+                &mut scratch.extra,
+            );
+        }
+        Some((
+            found,
+            (scratch.search.expanded + h.expanded() - before) as u32,
+        ))
+    }
+}
+
 fn save_plan(p: &mut Promotion, world: &World, u: Slot) {
     let from = p.cells.len();
     p.cells.extend_from_slice(world.units.plan(u));
