@@ -648,5 +648,11 @@ pub fn print_summary(s: &RunSummary) {
             s.promotions, s.promotions_kept, s.promotions_rolled_back
         );
     }
+    if s.repairs > 0 {
+        println!(
+            "joint repairs        {} ({} committed)",
+            s.repairs, s.repairs_kept
+        );
+    }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

@@ -89,6 +89,10 @@ pub struct RunSummary {
     pub promotions_kept: u64,
     /// Promotions undone because a unit in the way found no other plan.
     pub promotions_rolled_back: u64,
+    /// Joint repairs of units stuck together tried, and how many were kept.
+    pub repairs: u64,
+    /// See [`RunSummary::repairs`].
+    pub repairs_kept: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

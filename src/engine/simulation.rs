@@ -938,6 +938,8 @@ impl Simulation {
             promotions: stats.promotions,
             promotions_kept: stats.promotions_kept,
             promotions_rolled_back: stats.promotions_rolled_back,
+            repairs: stats.repairs,
+            repairs_kept: stats.repairs_kept,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

@@ -11,6 +11,8 @@ mod lra;
 pub mod odid;
 mod optimistic;
 mod order;
+mod repair;
+mod tiles;
 mod whca;
 mod winner;
 
@@ -54,6 +56,11 @@ pub struct PlannerStats {
     pub promotions_kept: u64,
     /// Promotions undone because a unit in the way found no other plan.
     pub promotions_rolled_back: u64,
+    /// Joint repairs of units stuck together tried (see `repair`), and how
+    /// many of their plans were committed.
+    pub repairs: u64,
+    /// See [`PlannerStats::repairs`].
+    pub repairs_kept: u64,
 }
 
 /// What one tick's planning did.

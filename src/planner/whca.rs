@@ -34,6 +34,8 @@ use crate::world::{Budget, Scheduler, WorkerScratch, World};
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
+use super::repair;
+use super::tiles::Tiling;
 use super::{Planner, PlannerStats, TickWork};
 
 /// A unit's first true-distance search goes on, past its start, until it
@@ -94,6 +96,12 @@ const OWN_SEARCHES_PER_TICK: u32 = 1;
 const OWN_SEARCH_SLICE: u32 = 8192;
 /// Most units one promotion may move.
 const MAX_INVOLVED: usize = 24;
+/// Windows without progress (its best distance to the goal unchanged)
+/// after which a unit's cluster is planned jointly (see [`repair`]).
+const REPAIR_AFTER_WINDOWS: u32 = 2;
+/// Joint repairs tried per tick at most: each is a bounded OD search, run
+/// in the sequential commit phase.
+const REPAIRS_PER_TICK: u32 = 1;
 
 /// Nodes one windowed search may create: each expansion creates at most 9
 /// (8 moves and a wait).
@@ -153,7 +161,6 @@ pub struct WindowedHca {
     skipped: Vec<Slot>,
     rest: Vec<Slot>,
     retry: Vec<Slot>,
-    old: Vec<Cell>,
     /// Per cell, the batch whose commits last claimed it: a found path that
     /// touches no such cell cannot have been invalidated by its batch's
     /// earlier commits, and is committed without re-checking every move.
@@ -166,6 +173,12 @@ pub struct WindowedHca {
     /// [`OWN_SEARCHES_PER_TICK`]).
     own_granted: Vec<bool>,
     own_grants_left: u32,
+    /// Per unit, the first tick at which its cluster may be repaired
+    /// (again), and the tick to which it follows a joint plan (no window
+    /// search replaces it, no promotion overrides it before then).
+    repair_from: Vec<u32>,
+    scripted_until: Vec<u32>,
+    repairs_left: u32,
     /// Scratch of the promoted searches and their victims' replans, which
     /// run in the sequential commit phase.
     promotion: Promotion,
@@ -273,12 +286,14 @@ impl WindowedHca {
             skipped: Vec::with_capacity(units),
             rest: Vec::with_capacity(units),
             retry: Vec::with_capacity(units),
-            old: Vec::with_capacity(window as usize + 1),
             touched: vec![0; world.grid.cell_count()],
             batch_stamp: 0,
             stalled: vec![0; units],
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
+            repair_from: vec![0; units],
+            scripted_until: vec![0; units],
+            repairs_left: REPAIRS_PER_TICK,
             promotion: Promotion {
                 search: promoted_search,
                 paths: (0..=PUSH_DEPTH)
@@ -309,6 +324,8 @@ impl WindowedHca {
         }
         self.stalled.reserve(extra);
         self.own_granted.reserve(extra);
+        self.repair_from.reserve(extra);
+        self.scripted_until.reserve(extra);
         for v in [
             &mut self.due,
             &mut self.fresh,
@@ -458,14 +475,15 @@ impl WindowedHca {
                     round.nodes += outcome.expanded as u64;
                     self.stats.expanded += outcome.expanded as u64;
                     let i = a.index();
+                    if self.scripted_until[i] > now {
+                        // Given a joint plan since it became due.
+                        world.units.set_flag(a, UnitFlags::QUEUED, false);
+                        continue;
+                    }
                     self.own_granted[i] = outcome.asks && self.own_grants_left > 0;
                     self.own_grants_left -= u32::from(self.own_granted[i]);
                     if !outcome.found {
-                        world.units.set_flag(a, UnitFlags::QUEUED, false);
-                        self.stats.failed_searches += 1;
-                        world.units.set_flag(a, UnitFlags::STUCK, true);
-                        world.units.next_replan[i] = now + 1;
-                        promoted |= self.note_progress(world, a, deadline);
+                        promoted |= self.settle_failed(world, a, deadline);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
                         continue;
                     }
@@ -474,7 +492,7 @@ impl WindowedHca {
                     let committed = if kind.is_cell() {
                         let recheck =
                             promoted || path_touched(&world.grid, &self.touched, stamp, path);
-                        let ok = world.try_replace_plan(a, path, &mut self.old, recheck);
+                        let ok = world.try_replace_plan(a, path, recheck);
                         if ok {
                             for &c in path {
                                 self.touched[c.index()] = stamp;
@@ -502,18 +520,10 @@ impl WindowedHca {
                         ok
                     };
                     if committed {
-                        world.units.set_flag(a, UnitFlags::QUEUED, false);
-                        world.units.set_flag(a, UnitFlags::STUCK, false);
-                        world.units.next_replan[i] = now
-                            + if self.own_granted[i] {
-                                1
-                            } else {
-                                (w / 2).max(1)
-                            };
                         for &c in self.scheduler.extra(k) {
                             world.table.request(c, a, now);
                         }
-                        promoted |= self.note_progress(world, a, deadline);
+                        promoted |= self.settle_committed(world, a, deadline);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
                     } else {
                         self.stats.commit_conflicts += 1;
@@ -549,11 +559,157 @@ impl WindowedHca {
             .filter(|_| self.batch_size >= MIN_POOL_BATCH)
     }
 
-    /// The initial planning of the `due` units (in `order`): rounds of
-    /// batches until every unit has a plan or stays pinned on its start.
+    /// After a unit's search found nothing: it keeps its plan, stuck, and
+    /// tries again next tick. Returns whether plans changed (see
+    /// [`Self::note_progress`]).
+    fn settle_failed(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        world.units.set_flag(a, UnitFlags::QUEUED, false);
+        self.stats.failed_searches += 1;
+        world.units.set_flag(a, UnitFlags::STUCK, true);
+        world.units.next_replan[a.index()] = world.now() + 1;
+        self.note_progress(world, a, deadline)
+    }
+
+    /// After a unit's new plan was committed: it replans half a window on
+    /// (at once if it was just granted own distances). Returns whether plans
+    /// changed (see [`Self::note_progress`]).
+    fn settle_committed(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        let i = a.index();
+        world.units.set_flag(a, UnitFlags::QUEUED, false);
+        world.units.set_flag(a, UnitFlags::STUCK, false);
+        world.units.next_replan[i] = world.now()
+            + if self.own_granted[i] {
+                1
+            } else {
+                (self.window / 2).max(1)
+            };
+        self.note_progress(world, a, deadline)
+    }
+
+    /// Plans the one-cell units of `due` tile by tile (see [`Tiling`]): the
+    /// tiles of one colour at once on the workers, each tile's units in
+    /// order, searched and claimed in the table one after another; then, in
+    /// order, each unit's own state. Leaves in `due` the units it did not
+    /// plan (bodies, and any whose claim failed), in their order.
+    fn plan_tiles(&mut self, world: &mut World, due: &mut Vec<Slot>) -> Round {
+        crate::profile_zone!("plan tiles");
+        let w = self.window;
+        if !Tiling::pays(&world.grid, w) {
+            return Round::default();
+        }
+        let stride = self.scheduler.max_path();
+        let tiling = Tiling::new(
+            &world.grid,
+            w,
+            due.iter()
+                .filter(|a| world.units.kind[a.index()].is_cell())
+                .map(|&a| (a, world.units.position[a.index()])),
+        );
+        let n = tiling.units.len();
+        let mut results = vec![TileResult::default(); n];
+        let mut paths = vec![Cell(0); n * stride];
+        let mut extras = vec![Cell(0); n * stride];
+        {
+            let world_ref: &World = world;
+            let search = WindowSearch {
+                world: world_ref,
+                heuristics: &self.heuristics,
+                granted: &self.own_granted,
+                landmark_world: self.landmarks.is_some(),
+                window: w,
+                deadline: None,
+            };
+            let (mut results, mut paths, mut extras) =
+                (&mut results[..], &mut paths[..], &mut extras[..]);
+            let mut done = 0;
+            for ranges in &tiling.colours {
+                let mut tiles = Vec::with_capacity(ranges.len());
+                for &(s, e) in ranges {
+                    debug_assert_eq!(s, done, "tiles are consecutive");
+                    let (r, rest_r) = std::mem::take(&mut results).split_at_mut(e - s);
+                    let (p, rest_p) = std::mem::take(&mut paths).split_at_mut((e - s) * stride);
+                    let (x, rest_x) = std::mem::take(&mut extras).split_at_mut((e - s) * stride);
+                    (results, paths, extras) = (rest_r, rest_p, rest_x);
+                    tiles.push((&tiling.units[s..e], r, p, x));
+                    done = e;
+                }
+                self.scheduler.for_each_with_scratch(
+                    &mut tiles,
+                    |(units, results, paths, extras), scratch| {
+                        for (k, &a) in units.iter().enumerate() {
+                            scratch.extra.clear();
+                            scratch.motions.clear();
+                            scratch.asks = false;
+                            let Some((found, expanded)) = search.run(a, scratch) else {
+                                continue;
+                            };
+                            let len = scratch.path.len();
+                            // Not re-checked: since the search, only this
+                            // tile's earlier units (searched before it) and
+                            // tiles too far off to reach (see `Tiling`) have
+                            // claimed cells. A full re-check cost a fifth of
+                            // the initial planning of the 512² stress map.
+                            let committed = found
+                                && len <= stride
+                                && world_ref.claim_replacement(a, &scratch.path, false);
+                            if committed {
+                                paths[k * stride..k * stride + len].copy_from_slice(&scratch.path);
+                            }
+                            let extra_len = scratch.extra.len().min(stride);
+                            extras[k * stride..k * stride + extra_len]
+                                .copy_from_slice(&scratch.extra[..extra_len]);
+                            results[k] = TileResult {
+                                ran: true,
+                                found,
+                                committed,
+                                expanded,
+                                len: len as u32,
+                                extra_len: extra_len as u32,
+                            };
+                        }
+                    },
+                );
+            }
+        }
+        crate::profile_zone!("settle tiles");
+        let now = world.now();
+        let mut round = Round::default();
+        let mut planned = vec![false; world.units.len()];
+        for (j, &a) in tiling.units.iter().enumerate() {
+            let r = results[j];
+            if !r.ran {
+                continue;
+            }
+            round.searches += 1;
+            round.nodes += r.expanded as u64;
+            self.stats.expanded += r.expanded as u64;
+            if !r.found {
+                planned[a.index()] = true;
+                self.settle_failed(world, a, None);
+            } else if r.committed {
+                planned[a.index()] = true;
+                world
+                    .units
+                    .set_plan(a, now, &paths[j * stride..j * stride + r.len as usize]);
+                for &c in &extras[j * stride..j * stride + r.extra_len as usize] {
+                    world.table.request(c, a, now);
+                }
+                self.settle_committed(world, a, None);
+            } else {
+                self.stats.commit_conflicts += 1;
+            }
+            round.nodes += std::mem::take(&mut self.promotion.expanded);
+        }
+        due.retain(|a| !planned[a.index()]);
+        round
+    }
+
+    /// The initial planning of the `due` units (in `order`): the one-cell
+    /// units tile by tile, then rounds of batches until every unit has a
+    /// plan or stays pinned on its start.
     fn plan_initial(&mut self, world: &mut World, due: &mut Vec<Slot>, order: &[Slot]) -> Round {
         let pool = self.pool();
-        let mut r = Round::default();
+        let mut r = self.plan_tiles(world, due);
         loop {
             let round = match &pool {
                 Some(pool) => pool.install(|| self.plan_units(world, due, Budget::default(), None)),
@@ -655,6 +811,19 @@ impl WindowedHca {
             return false;
         }
         self.stalled[i] = self.stalled[i].saturating_add(1);
+        let now = world.now();
+        if now.saturating_sub(world.units.progress_tick[i]) >= REPAIR_AFTER_WINDOWS * self.window
+            && now >= self.repair_from[i]
+            && self.repairs_left > 0
+            && deadline.is_none_or(|d| Instant::now() < d)
+        {
+            self.repairs_left -= 1;
+            self.repair_from[i] = now + self.window;
+            if self.repair(world, a) {
+                self.stalled[i] = 0;
+                return true;
+            }
+        }
         if self.stalled[i] < PROMOTE_AFTER || deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
         }
@@ -729,9 +898,11 @@ impl WindowedHca {
             let mine = priority[u.index()];
             let rank = p.rank;
             let kinds = &world.units.kind;
+            let scripted = &self.scripted_until;
             let may_override = |b: Slot| {
                 let theirs = priority[b.index()];
                 kinds[b.index()].is_cell()
+                    && scripted[b.index()] <= now
                     && !flags[b.index()].has(UnitFlags::UNREACHABLE)
                     && !flags[b.index()].any(UnitFlags::INACTIVE)
                     && !involved.contains(&b)
@@ -804,7 +975,7 @@ impl WindowedHca {
             world.release_plan(v);
         }
         if p.moved.is_empty() && u == p.involved[0] {
-            if !world.try_replace_plan(u, &p.paths[depth], &mut self.old, true) {
+            if !world.try_replace_plan(u, &p.paths[depth], true) {
                 return false;
             }
         } else {
@@ -817,6 +988,73 @@ impl WindowedHca {
                 return false;
             }
         }
+        true
+    }
+
+    /// Plans the units stuck together around unit `a` jointly (see
+    /// [`repair`]) and commits their plans if every one is still free in
+    /// the table; otherwise leaves every plan as it was. Each unit then
+    /// follows its joint plan to its end. Returns whether plans changed.
+    fn repair(&mut self, world: &mut World, a: Slot) -> bool {
+        crate::profile_zone!("joint repair");
+        self.stats.repairs += 1;
+        let now = world.now();
+        let max_len = self
+            .scheduler
+            .max_path()
+            .min(world.units.plan_capacity)
+            .min(world.table.horizon() as usize);
+        let (plan, expanded) = {
+            let heuristics = &self.heuristics;
+            let grid = &world.grid;
+            let mut distance = |u: Slot, c: Cell| {
+                let mut h = heuristics[u.index()].lock();
+                h.ensure_started(grid);
+                h.distance(grid, c)
+            };
+            repair::plan_cluster(world, a, &mut distance, max_len)
+        };
+        self.promotion.expanded += expanded;
+        self.stats.expanded += expanded;
+        let Some(plan) = plan else {
+            return false;
+        };
+        let p = &mut self.promotion;
+        p.involved.clear();
+        p.saved.clear();
+        p.cells.clear();
+        p.moved.clear();
+        for &u in &plan.units {
+            save_plan(p, world, u);
+        }
+        for &u in &plan.units {
+            world.release_plan(u);
+        }
+        let free = plan.units.iter().zip(&plan.paths).all(|(&u, path)| {
+            let ok = world.path_is_free(u, path);
+            if ok {
+                world.commit_plan(u, now, path);
+            }
+            ok
+        });
+        if !free {
+            for &(u, _, _) in &p.saved {
+                world.release_plan(u);
+            }
+            for (u, start, range) in p.saved.iter().cloned() {
+                world.commit_plan(u, start, &p.cells[range]);
+            }
+            return false;
+        }
+        let until = now + plan.paths[0].len() as u32 - 1;
+        for &u in &plan.units {
+            let i = u.index();
+            self.scripted_until[i] = until;
+            self.stalled[i] = 0;
+            world.units.next_replan[i] = until.max(now + 1);
+            world.units.set_flag(u, UnitFlags::STUCK, false);
+        }
+        self.stats.repairs_kept += 1;
         true
     }
 
@@ -848,31 +1086,14 @@ impl Planner for WindowedHca {
     }
 
     fn initialize(&mut self, world: &mut World) {
-        let grid = world.grid.clone();
         self.collect_due(world, true);
         let mut due = std::mem::take(&mut self.due);
         let order = due.clone();
         // Optimistic starts: earlier units may route through later ones'.
         release_starts(world, &order);
-        // The units' initial true-distance searches depend on nothing but
-        // their goals and starts: another worker runs them ahead, in plan
-        // order, while this thread plans (starting any it reaches first).
-        let r = match self.scheduler.pool_handle() {
-            Some(pool) => {
-                let heuristics = self.heuristics.clone();
-                pool.in_place_scope(|scope| {
-                    scope.spawn(|_| {
-                        for &a in &order {
-                            if let Some(mut h) = heuristics[a.index()].try_lock() {
-                                h.ensure_started(&grid);
-                            }
-                        }
-                    });
-                    self.plan_initial(world, &mut due, &order)
-                })
-            }
-            None => self.plan_initial(world, &mut due, &order),
-        };
+        // The one-cell units' first true-distance searches run inside
+        // their tiles' window searches, on every worker.
+        let r = self.plan_initial(world, &mut due, &order);
         self.stats.searches += r.searches;
         // Stagger: about 2n/w units replan on each later tick.
         let half = (self.window / 2).max(1);
@@ -892,6 +1113,7 @@ impl Planner for WindowedHca {
             .retain(|a| !flags[a.index()].any(UnitFlags::INACTIVE));
         self.batch_size = batch_size(self.live_units);
         self.own_grants_left = OWN_SEARCHES_PER_TICK;
+        self.repairs_left = REPAIRS_PER_TICK;
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
         let budget = self.budget;
@@ -952,6 +1174,8 @@ impl Planner for WindowedHca {
             self.renew_heuristic(world, i);
             self.stalled[i] = 0;
             self.own_granted[i] = false;
+            self.repair_from[i] = 0;
+            self.scripted_until[i] = 0;
         } else {
             debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
             let kind = world.units.kind[i];
@@ -967,6 +1191,8 @@ impl Planner for WindowedHca {
                 .push(Mutex::new(h));
             self.stalled.push(0);
             self.own_granted.push(false);
+            self.repair_from.push(0);
+            self.scripted_until.push(0);
         }
         self.live_units += 1;
     }
@@ -979,6 +1205,7 @@ impl Planner for WindowedHca {
         self.renew_heuristic(world, a.index());
         self.stalled[a.index()] = 0;
         self.own_granted[a.index()] = false;
+        self.scripted_until[a.index()] = 0;
     }
 
     fn map_changed(&mut self, world: &World, closed: &[Cell], opened: &[Cell]) {
@@ -1059,7 +1286,17 @@ impl Planner for WindowedHca {
     }
 }
 
-/// Records unit `u`'s plan as it is, and marks it involved in a promotion.
+/// What the tiled initial planning did for one unit.
+#[derive(Clone, Copy, Debug, Default)]
+struct TileResult {
+    ran: bool,
+    found: bool,
+    committed: bool,
+    expanded: u32,
+    len: u32,
+    extra_len: u32,
+}
+
 /// One unit's window search, as the workers run it: everything it reads is
 /// shared, and it writes only the unit's own heuristic and the worker's
 /// scratch.
@@ -1205,6 +1442,7 @@ impl WindowSearch<'_> {
     }
 }
 
+/// Records unit `u`'s plan as it is, and marks it involved in a promotion.
 fn save_plan(p: &mut Promotion, world: &World, u: Slot) {
     let from = p.cells.len();
     p.cells.extend_from_slice(world.units.plan(u));

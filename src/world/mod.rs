@@ -506,16 +506,25 @@ impl World {
     /// was searched; otherwise leaves the old plan untouched. With
     /// `recheck == false` the caller vouches that nothing committed since the
     /// search touched the path's cells, and the move-by-move check is skipped.
-    /// Only the ticks where the new plan differs from the old one are released
-    /// and claimed (a replan usually repeats the first half of the old
-    /// window). `old` is scratch. Returns whether the new plan was committed.
-    pub fn try_replace_plan(
-        &mut self,
-        a: Slot,
-        path: &[Cell],
-        old: &mut Vec<Cell>,
-        recheck: bool,
-    ) -> bool {
+    /// Returns whether the new plan was committed.
+    pub fn try_replace_plan(&mut self, a: Slot, path: &[Cell], recheck: bool) -> bool {
+        if !self.claim_replacement(a, path, recheck) {
+            return false;
+        }
+        let now = self.now();
+        self.units.set_plan(a, now, path);
+        true
+    }
+
+    /// The reservation-table half of [`Self::try_replace_plan`]: checks
+    /// `path` (with `recheck`), releases what unit `a`'s old plan holds and
+    /// the new one does not, claims the rest and the new end; the unit's own
+    /// plan is left for the caller to set. Only the ticks where the new plan
+    /// differs from the old one are released and claimed (a replan usually
+    /// repeats the first half of the old window). Takes `&self`: the table's
+    /// claims are compare-and-swaps, so callers planning far-apart units may
+    /// run it on several threads at once.
+    pub fn claim_replacement(&self, a: Slot, path: &[Cell], recheck: bool) -> bool {
         if path.first() != Some(&self.units.position[a.index()]) {
             return false;
         }
@@ -526,8 +535,7 @@ impl World {
         }
         let now = self.now();
         let prio = self.units.priority[a.index()];
-        old.clear();
-        old.extend_from_slice(self.units.plan(a));
+        let old = self.units.plan(a);
         let old_start = self.units.plan_start[a.index()];
         let old_at = |t: u32| {
             t.checked_sub(old_start)
@@ -558,7 +566,6 @@ impl World {
             .table
             .set_hold(new_last, now + path.len() as u32 - 1, a);
         debug_assert!(r.is_ok(), "checked path end must be holdable");
-        self.units.set_plan(a, now, path);
         true
     }
 }

@@ -191,6 +191,11 @@ impl Scheduler {
         self.pool.clone()
     }
 
+    /// The longest plan a search may return, in cells.
+    pub fn max_path(&self) -> usize {
+        self.stride
+    }
+
     /// Worker threads.
     pub fn threads(&self) -> usize {
         self.threads
@@ -283,6 +288,29 @@ impl Scheduler {
                     ),
                 )
                 .for_each(one),
+        }
+    }
+
+    /// Runs `work(item, scratch)` for every item, in parallel on the pool
+    /// (each item on one worker, with that worker's scratch): for work split
+    /// into independent groups, such as the units of map tiles too far
+    /// apart for their windows to meet.
+    pub fn for_each_with_scratch<T, F>(&mut self, items: &mut [T], work: F)
+    where
+        T: Send,
+        F: Fn(&mut T, &mut WorkerScratch) + Sync,
+    {
+        let workers = &self.workers;
+        let one = |item: &mut T| {
+            let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            let mut scratch = workers[worker].lock();
+            work(item, &mut scratch);
+        };
+        match &self.pool {
+            Some(pool) if items.len() > 1 && !self.serial => {
+                pool.install(|| items.par_iter_mut().with_min_len(1).for_each(one))
+            }
+            _ => items.iter_mut().for_each(one),
         }
     }
 

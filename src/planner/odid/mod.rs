@@ -261,6 +261,48 @@ pub(crate) fn solve_with(
     })
 }
 
+/// Per unit of a group, its cell at each tick.
+pub(crate) type GroupPaths = Vec<Vec<Cell>>;
+
+/// Plans one group of units jointly with OD on `grid`, from `starts` to
+/// distinct `goals`, never conflicting with the paths in `around` (units
+/// outside the group, as an illegal move table), storing at most
+/// `max_nodes` nodes so that the work is bounded and the same on every
+/// machine. Returns the paths (one cell per tick, all the same length),
+/// `Ok(None)` if there is no plan, or the limit that stopped the search;
+/// and the nodes expanded either way. A live planner's
+/// repair of a few units stuck together (see WHCA*), not an offline solve:
+/// there is no independence detection, the group is small.
+pub(crate) fn plan_group_around(
+    grid: &crate::map::Grid,
+    starts: &[Cell],
+    goals: &[Cell],
+    around: &PathTable,
+    max_nodes: u64,
+) -> (Result<Option<GroupPaths>, Stop>, u64) {
+    let dist: Vec<DistanceTable> = goals.iter().map(|&g| DistanceTable::new(grid, g)).collect();
+    let problem = GroupProblem {
+        grid,
+        starts: starts.to_vec(),
+        goals: goals.to_vec(),
+        dist: dist.iter().collect(),
+        illegal: Some(around),
+        avoid: None,
+        cost_limit: None,
+        floor: 0,
+        merged: None,
+        bans: None,
+    };
+    let limits = Limits {
+        nodes: Some(max_nodes),
+        ..Limits::none()
+    };
+    let budget = Budget::start(&limits, Instant::now());
+    let mut stats = SearchStats::default();
+    let found = od::search_od(&problem, &budget, &mut stats);
+    (found.map(|plan| plan.map(|p| p.paths)), stats.expanded)
+}
+
 #[cfg(test)]
 mod tests {
     //! OD+ID with and without the split merges: the same optimal costs.

@@ -1,0 +1,286 @@
+//! Joint repair of units stuck together: when a unit has made no progress
+//! for a while, the few units around it and on its way are planned at once,
+//! optimally, with Standley's operator decomposition (OD) on a small window
+//! of the map, around every other unit's reservations.
+//!
+//! A windowed planner plans one unit at a time; where units must pass each
+//! other through a bay, or a line must back out of a corridor for another,
+//! no order of single searches finds the way, and Silver's promotions only
+//! push the weaker unit back. A joint search over the handful of units
+//! involved does: one unit steps aside while the others pass. Units whose
+//! goals lie outside the window are planned to the cell of the window
+//! nearest their goals; after the joint plan they go on with their windows.
+//!
+//! The sub-problem is small (at most [`MAX_MEMBERS`] units on a window a few
+//! cells wider than the stuck unit's next [`REACH`] steps) and its search
+//! bounded in nodes, so the repair costs the same on every machine and
+//! fails fast when the crowd is too dense for it.
+
+use crate::map::{Cell, Grid};
+use crate::units::{Slot, UnitFlags};
+use crate::world::World;
+
+use super::odid::{plan_group_around, PathTable};
+
+/// Steps of the stuck unit's way (down its distances) the window covers.
+pub const REACH: u32 = 10;
+/// Cells around that way the window adds on every side: a window with no
+/// way for its units (a bay just outside it, say) is widened once.
+const MARGINS: [u32; 2] = [2, 6];
+/// Most units planned together; others in the window are obstacles.
+pub const MAX_MEMBERS: usize = 6;
+/// Nodes the joint search may store.
+const MAX_NODES: u64 = 20_000;
+
+/// A joint plan found for a stuck cluster: its units and their paths (one
+/// cell per tick from the current tick, all the same length).
+#[derive(Clone, Debug, Default)]
+pub struct JointPlan {
+    pub units: Vec<Slot>,
+    pub paths: Vec<Vec<Cell>>,
+}
+
+/// A rectangle of the map: the window of a repair.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    x0: u32,
+    y0: u32,
+    w: u32,
+    h: u32,
+}
+
+impl Window {
+    /// The window's cell for map cell `c`, if inside.
+    fn local(&self, grid: &Grid, c: Cell) -> Option<Cell> {
+        let (x, y) = grid.xy(c);
+        (x >= self.x0 && y >= self.y0 && x < self.x0 + self.w && y < self.y0 + self.h)
+            .then(|| Cell((y - self.y0) * self.w + (x - self.x0)))
+    }
+
+    /// The map cell of window cell `c`.
+    fn global(&self, grid: &Grid, c: Cell) -> Cell {
+        grid.cell(self.x0 + c.0 % self.w, self.y0 + c.0 / self.w)
+    }
+
+    /// The cell outside the map where units outside the window are (a wall
+    /// row below the window: no unit of the cluster ever goes there).
+    fn away(&self) -> Cell {
+        Cell(self.h * self.w)
+    }
+}
+
+/// Finds a joint plan for the cluster around unit `stuck`. `distance(u, c)`
+/// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
+/// most cells a plan may hold (the reservation table's reach). Returns the
+/// plan (if one that moves someone was found) and the nodes expanded.
+pub fn plan_cluster(
+    world: &World,
+    stuck: Slot,
+    distance: &mut dyn FnMut(Slot, Cell) -> u32,
+    max_len: usize,
+) -> (Option<JointPlan>, u64) {
+    let grid = &world.grid;
+    // The window: the stuck unit's next steps down its distances, widened.
+    let start = world.units.position[stuck.index()];
+    let (mut lo, mut hi) = (grid.xy(start), grid.xy(start));
+    let mut at = start;
+    let mut around = [Cell(0); 8];
+    for _ in 0..REACH {
+        let n = grid.neighbors(at, &mut around);
+        let mut best = (distance(stuck, at), at);
+        for &c in &around[..n] {
+            best = best.min((distance(stuck, c), c));
+        }
+        if best.1 == at {
+            break;
+        }
+        at = best.1;
+        let (x, y) = grid.xy(at);
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+    }
+    let mut expanded = 0;
+    for margin in MARGINS {
+        let x0 = lo.0.saturating_sub(margin);
+        let y0 = lo.1.saturating_sub(margin);
+        let window = Window {
+            x0,
+            y0,
+            w: (hi.0 + margin + 1).min(grid.width()) - x0,
+            h: (hi.1 + margin + 1).min(grid.height()) - y0,
+        };
+        let (found, nodes) = plan_in_window(world, stuck, window, distance, max_len);
+        expanded += nodes;
+        match found {
+            Attempt::Plan(plan) => return (Some(plan), expanded),
+            Attempt::NoWay => continue,
+            Attempt::GaveUp => break,
+        }
+    }
+    (None, expanded)
+}
+
+/// What [`plan_in_window`] found.
+enum Attempt {
+    Plan(JointPlan),
+    /// The units have no way inside the window.
+    NoWay,
+    /// The search stopped at its node limit, or the window does not suit.
+    GaveUp,
+}
+
+/// [`plan_cluster`] in one window, and the nodes expanded.
+fn plan_in_window(
+    world: &World,
+    stuck: Slot,
+    window: Window,
+    distance: &mut dyn FnMut(Slot, Cell) -> u32,
+    max_len: usize,
+) -> (Attempt, u64) {
+    let grid = &world.grid;
+    let units = &world.units;
+    let table = &world.table;
+    let now = world.now();
+    let start = units.position[stuck.index()];
+    let cells = (window.w * window.h) as usize;
+    // Its units: the stuck one, then the nearest others, up to MAX_MEMBERS.
+    let mut members: Vec<Slot> = Vec::new();
+    for c in 0..cells as u32 {
+        let cell = window.global(grid, Cell(c));
+        if let Some(u) = table.occupant(cell, now) {
+            let f = units.flags[u.index()];
+            if units.kind[u.index()].is_cell()
+                && units.position[u.index()] == cell
+                && !f.any(UnitFlags::INACTIVE)
+                && !f.has(UnitFlags::UNREACHABLE)
+            {
+                members.push(u);
+            }
+        }
+    }
+    members.sort_by_key(|&u| {
+        (
+            u != stuck,
+            grid.grid_distance(start, units.position[u.index()]),
+            u.0,
+        )
+    });
+    members.truncate(MAX_MEMBERS);
+    if members.first() != Some(&stuck) {
+        return (Attempt::GaveUp, 0);
+    }
+    // The window's map (with the wall row for units away), and every other
+    // unit's reservations inside it, tick by tick from now.
+    let horizon = (table.last_tick() - now + 1) as usize;
+    let mut open: Vec<bool> = (0..cells as u32)
+        .map(|c| grid.is_passable(window.global(grid, Cell(c))))
+        .collect();
+    open.resize(cells + window.w as usize, false);
+    let mut others: Vec<(Slot, Vec<Cell>)> = Vec::new();
+    for c in 0..cells as u32 {
+        let cell = window.global(grid, Cell(c));
+        for t in 0..horizon {
+            let Some(o) = table.occupant(cell, now + t as u32) else {
+                continue;
+            };
+            if members.contains(&o) {
+                continue;
+            }
+            if !units.kind[o.index()].is_cell() {
+                // A body of several cells: its cells are walls throughout.
+                open[c as usize] = false;
+                continue;
+            }
+            let k = match others.iter().position(|(u, _)| *u == o) {
+                Some(k) => k,
+                None => {
+                    others.push((o, vec![window.away(); horizon]));
+                    others.len() - 1
+                }
+            };
+            others[k].1[t] = Cell(c);
+        }
+    }
+    let sub = Grid::new(window.w, window.h + 1, open, grid.connectivity())
+        .with_corner_cutting(grid.corner_cutting());
+    let mut around_table = PathTable::new(&sub, others.len());
+    for (k, (_, path)) in others.iter().enumerate() {
+        around_table.add(k, path);
+    }
+    // Starts, and goals: a unit's own goal if inside and free for good, else
+    // the free cell it can reach in the window nearest its goal.
+    let mut starts = Vec::with_capacity(members.len());
+    for &u in &members {
+        let s = window
+            .local(grid, units.position[u.index()])
+            .expect("members stand inside");
+        if !sub.is_passable(s) {
+            return (Attempt::GaveUp, 0);
+        }
+        starts.push(s);
+    }
+    let last = horizon as u32 - 1;
+    let mut goals: Vec<Cell> = Vec::with_capacity(members.len());
+    let mut reach = vec![false; cells];
+    let mut queue = Vec::new();
+    for (k, &u) in members.iter().enumerate() {
+        reachable_from(&sub, starts[k], &mut reach, &mut queue);
+        let free = |c: Cell, goals: &[Cell]| {
+            reach[c.index()] && !goals.contains(&c) && around_table.conflicts(&sub, last, c, c) == 0
+        };
+        let own = window.local(grid, units.goal[u.index()]);
+        let goal = match own.filter(|&g| free(g, &goals)) {
+            Some(g) => g,
+            None => {
+                let Some(best) = (0..cells as u32)
+                    .map(Cell)
+                    .filter(|&c| free(c, &goals))
+                    .min_by_key(|&c| (distance(u, window.global(grid, c)), c.0))
+                else {
+                    return (Attempt::GaveUp, 0);
+                };
+                best
+            }
+        };
+        goals.push(goal);
+    }
+    let (paths, expanded) = plan_group_around(&sub, &starts, &goals, &around_table, MAX_NODES);
+    let paths = match paths {
+        Ok(Some(paths)) => paths,
+        Ok(None) => return (Attempt::NoWay, expanded),
+        Err(_) => return (Attempt::GaveUp, expanded),
+    };
+    let len = paths[0].len().min(max_len);
+    if len < 2 || paths.iter().all(|p| p[..len].iter().all(|&c| c == p[0])) {
+        return (Attempt::GaveUp, expanded);
+    }
+    let paths = paths
+        .iter()
+        .map(|p| p[..len].iter().map(|&c| window.global(grid, c)).collect())
+        .collect();
+    (
+        Attempt::Plan(JointPlan {
+            units: members,
+            paths,
+        }),
+        expanded,
+    )
+}
+
+/// Marks in `reach` the window cells reachable from `from` (walls aside).
+fn reachable_from(grid: &Grid, from: Cell, reach: &mut [bool], queue: &mut Vec<Cell>) {
+    reach.fill(false);
+    queue.clear();
+    reach[from.index()] = true;
+    queue.push(from);
+    let mut next = [Cell(0); 8];
+    while let Some(c) = queue.pop() {
+        let n = grid.neighbors(c, &mut next);
+        for &d in &next[..n] {
+            if d.index() < reach.len() && !reach[d.index()] {
+                reach[d.index()] = true;
+                queue.push(d);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Map tiles whose units can be planned at the same time.
+//!
+//! A window search `w` ticks deep, and the commit of what it finds, read and
+//! write the reservation table only within `w + 1` cells of the unit's cell
+//! (the `+ 1` for the swap and crossing checks beside each step). Cut the map
+//! into square tiles at least `2 (w + 1)` cells wide and colour them like a
+//! 2×2 chessboard: two tiles of one colour have a whole tile between them,
+//! so no unit of one can touch what a unit of the other reads. The tiles of
+//! one colour are planned in parallel, each one's units in order, and the
+//! colours one after another: the outcome depends on the tiling and the
+//! order, never on the threads.
+
+use crate::map::{Cell, Grid};
+use crate::units::Slot;
+
+/// Units sorted by colour, tile and their order, with each tile's range.
+#[derive(Clone, Debug, Default)]
+pub struct Tiling {
+    /// The units, colour by colour, tile by tile, in their given order
+    /// within a tile.
+    pub units: Vec<Slot>,
+    /// Per colour, the ranges of `units` that are its tiles (non-empty ones,
+    /// in tile order).
+    pub colours: [Vec<(usize, usize)>; 4],
+}
+
+/// Fewest tiles across and down for tiling to pay: on a smaller map each
+/// colour has a tile or two, too few to share among workers, and the
+/// batches of [`crate::world::Scheduler`] run in parallel instead (a
+/// 32×32 map is a single tile).
+const MIN_TILES_PER_SIDE: u32 = 4;
+
+impl Tiling {
+    /// Whether tiling a map for window searches `window` ticks deep pays.
+    /// Depends on the map and window alone, so plans stay the same for any
+    /// number of threads.
+    pub fn pays(grid: &Grid, window: u32) -> bool {
+        let side = tile_side(window);
+        grid.width().div_ceil(side) >= MIN_TILES_PER_SIDE
+            && grid.height().div_ceil(side) >= MIN_TILES_PER_SIDE
+    }
+
+    /// The tiling of units (with their cells) for window searches `window`
+    /// ticks deep.
+    pub fn new(grid: &Grid, window: u32, units: impl Iterator<Item = (Slot, Cell)>) -> Self {
+        let side = tile_side(window);
+        let across = grid.width().div_ceil(side) as usize;
+        let down = grid.height().div_ceil(side) as usize;
+        // Tiles numbered colour-major, so one counting sort orders the units.
+        let tile_of = |c: Cell| {
+            let (x, y) = grid.xy(c);
+            let (tx, ty) = ((x / side) as usize, (y / side) as usize);
+            let colour = (tx % 2) + 2 * (ty % 2);
+            // Within a colour, tiles in row-major order of the coarse grid.
+            colour * across * down + ty * across + tx
+        };
+        let units: Vec<(Slot, usize)> = units.map(|(a, c)| (a, tile_of(c))).collect();
+        let tiles = 4 * across * down;
+        let mut start = vec![0usize; tiles + 1];
+        for &(_, t) in &units {
+            start[t + 1] += 1;
+        }
+        for t in 0..tiles {
+            start[t + 1] += start[t];
+        }
+        let mut next = start.clone();
+        let mut sorted = vec![Slot(0); units.len()];
+        for &(a, t) in &units {
+            sorted[next[t]] = a;
+            next[t] += 1;
+        }
+        let mut colours: [Vec<(usize, usize)>; 4] = Default::default();
+        for (colour, ranges) in colours.iter_mut().enumerate() {
+            let first = colour * across * down;
+            for t in first..first + across * down {
+                if start[t] < start[t + 1] {
+                    ranges.push((start[t], start[t + 1]));
+                }
+            }
+        }
+        Tiling {
+            units: sorted,
+            colours,
+        }
+    }
+}
+
+/// The side of a tile for window searches `window` ticks deep: a unit's
+/// search and commit stay within `window + 1` cells of it, so two units
+/// a whole tile apart never meet.
+pub fn tile_side(window: u32) -> u32 {
+    2 * (window + 1) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{generate_map, Connectivity};
+
+    /// Every unit appears once; units of two tiles of one colour are more
+    /// than `2 (w + 1)` moves apart; within a tile the given order holds.
+    #[test]
+    fn tiles_of_one_colour_are_far_apart() {
+        let g = generate_map("150x97:0.0".parse().unwrap(), Connectivity::Eight, 1);
+        let w = 8;
+        let cells: Vec<(Slot, Cell)> = (0..g.cell_count() as u32)
+            .step_by(7)
+            .map(|c| (Slot(c), Cell(c)))
+            .collect();
+        let tiling = Tiling::new(&g, w, cells.iter().copied());
+        let mut seen: Vec<u32> = tiling.units.iter().map(|a| a.0).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, cells.iter().map(|(a, _)| a.0).collect::<Vec<_>>());
+        let cell = |a: Slot| Cell(a.0);
+        for ranges in &tiling.colours {
+            for (i, &(s0, e0)) in ranges.iter().enumerate() {
+                let tile = &tiling.units[s0..e0];
+                assert!(
+                    tile.windows(2).all(|p| p[0].0 < p[1].0),
+                    "order kept in a tile"
+                );
+                for &(s1, e1) in &ranges[i + 1..] {
+                    for &a in tile {
+                        for &b in &tiling.units[s1..e1] {
+                            let d = g.grid_distance(cell(a), cell(b));
+                            assert!(d > 2 * (w + 1), "{a:?} and {b:?} are {d} apart");
+                        }
+                    }
+                }
+            }
+        }
+        let total: usize = tiling.colours.iter().flatten().map(|(s, e)| e - s).sum();
+        assert_eq!(total, cells.len());
+    }
+}
