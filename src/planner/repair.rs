@@ -16,6 +16,8 @@
 //! bounded in nodes, so the repair costs the same on every machine and
 //! fails fast when the crowd is too dense for it.
 
+use std::time::Instant;
+
 use crate::map::{Cell, Grid};
 use crate::units::{Slot, UnitFlags};
 use crate::world::World;
@@ -79,13 +81,15 @@ impl Window {
 
 /// Finds a joint plan for the cluster around unit `stuck`. `distance(u, c)`
 /// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
-/// most cells a plan may hold (the reservation table's reach). Returns the
-/// plan (if one that moves someone was found) and the nodes expanded.
+/// most cells a plan may hold (the reservation table's reach); the search
+/// gives up at `deadline`. Returns the plan (if one that moves someone was
+/// found) and the nodes expanded.
 pub fn plan_cluster(
     world: &World,
     stuck: Slot,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
     max_len: usize,
+    deadline: Option<Instant>,
 ) -> (Option<JointPlan>, u64) {
     let grid = &world.grid;
     // The window: the stuck unit's next steps down its distances, widened.
@@ -117,7 +121,7 @@ pub fn plan_cluster(
             w: (hi.0 + margin + 1).min(grid.width()) - x0,
             h: (hi.1 + margin + 1).min(grid.height()) - y0,
         };
-        let (found, nodes) = plan_in_window(world, stuck, window, distance, max_len);
+        let (found, nodes) = plan_in_window(world, stuck, window, distance, max_len, deadline);
         expanded += nodes;
         match found {
             Attempt::Plan(plan) => return (Some(plan), expanded),
@@ -144,6 +148,7 @@ fn plan_in_window(
     window: Window,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
     max_len: usize,
+    deadline: Option<Instant>,
 ) -> (Attempt, u64) {
     let grid = &world.grid;
     let units = &world.units;
@@ -254,7 +259,8 @@ fn plan_in_window(
         };
         goals.push(goal);
     }
-    let (paths, expanded) = plan_group_around(&sub, &starts, &goals, &around_table, MAX_NODES);
+    let (paths, expanded) =
+        plan_group_around(&sub, &starts, &goals, &around_table, MAX_NODES, deadline);
     let paths = match paths {
         Ok(Some(paths)) => paths,
         Ok(None) => return (Attempt::NoWay, expanded),

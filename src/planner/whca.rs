@@ -819,7 +819,7 @@ impl WindowedHca {
         {
             self.repairs_left -= 1;
             self.repair_from[i] = now + self.window;
-            if self.repair(world, a) {
+            if self.repair(world, a, deadline) {
                 self.stalled[i] = 0;
                 return true;
             }
@@ -994,8 +994,11 @@ impl WindowedHca {
     /// Plans the units stuck together around unit `a` jointly (see
     /// [`repair`]) and commits their plans if every one is still free in
     /// the table; otherwise leaves every plan as it was. Each unit then
-    /// follows its joint plan to its end. Returns whether plans changed.
-    fn repair(&mut self, world: &mut World, a: Slot) -> bool {
+    /// follows its joint plan to its end. The search stops at `deadline`
+    /// (the tick's wall-clock budget), so a repair never runs a tick over
+    /// by more than one distance table's worth. Returns whether plans
+    /// changed.
+    fn repair(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
         crate::profile_zone!("joint repair");
         self.stats.repairs += 1;
         let now = world.now();
@@ -1012,7 +1015,7 @@ impl WindowedHca {
                 h.ensure_started(grid);
                 h.distance(grid, c)
             };
-            repair::plan_cluster(world, a, &mut distance, max_len)
+            repair::plan_cluster(world, a, &mut distance, max_len, deadline)
         };
         self.promotion.expanded += expanded;
         self.stats.expanded += expanded;

@@ -268,7 +268,8 @@ pub(crate) type GroupPaths = Vec<Vec<Cell>>;
 /// distinct `goals`, never conflicting with the paths in `around` (units
 /// outside the group, as an illegal move table), storing at most
 /// `max_nodes` nodes so that the work is bounded and the same on every
-/// machine. Returns the paths (one cell per tick, all the same length),
+/// machine, and stopping at `deadline` if one is given (a tick's wall-clock
+/// budget). Returns the paths (one cell per tick, all the same length),
 /// `Ok(None)` if there is no plan, or the limit that stopped the search;
 /// and the nodes expanded either way. A live planner's
 /// repair of a few units stuck together (see WHCA*), not an offline solve:
@@ -279,6 +280,7 @@ pub(crate) fn plan_group_around(
     goals: &[Cell],
     around: &PathTable,
     max_nodes: u64,
+    deadline: Option<Instant>,
 ) -> (Result<Option<GroupPaths>, Stop>, u64) {
     let dist: Vec<DistanceTable> = goals.iter().map(|&g| DistanceTable::new(grid, g)).collect();
     let problem = GroupProblem {
@@ -293,11 +295,13 @@ pub(crate) fn plan_group_around(
         merged: None,
         bans: None,
     };
+    let started = Instant::now();
     let limits = Limits {
         nodes: Some(max_nodes),
+        time: deadline.map(|d| d.saturating_duration_since(started)),
         ..Limits::none()
     };
-    let budget = Budget::start(&limits, Instant::now());
+    let budget = Budget::start(&limits, started);
     let mut stats = SearchStats::default();
     let found = od::search_od(&problem, &budget, &mut stats);
     (found.map(|plan| plan.map(|p| p.paths)), stats.expanded)
