@@ -162,6 +162,42 @@ fn units_pass_each_other_through_a_single_bay() {
 }
 
 #[test]
+fn units_in_a_corridor_change_places_through_its_side_aisles() {
+    // Warehouse aisles: a one-cell corridor between shelves, crossed by
+    // side aisles. Units whose goals lie in it in the other order must
+    // change places through a side aisle; one by one they push each other
+    // off their goals and back for good (a unit that has reached its goal
+    // once never looks stuck by its best distance) until the units pushed
+    // off a goal are planned jointly.
+    let g = grid(
+        &[
+            ".......................",
+            ".@@@@@@@@@.@@@@@@@@@@@.",
+            ".@@@@@@@@@.@@@@@@@@@@@.",
+            ".......................",
+            ".@@@@@@@@@.@@@@@@@@@@@.",
+            ".@@@@@@@@@.@@@@@@@@@@@.",
+            ".......................",
+        ],
+        Connectivity::Four,
+    );
+    all_home(
+        "two",
+        &g,
+        &[((12, 3), (14, 3)), ((13, 3), (12, 3))],
+        16,
+        300,
+    );
+    all_home(
+        "three",
+        &g,
+        &[((12, 3), (15, 3)), ((13, 3), (17, 3)), ((14, 3), (13, 3))],
+        16,
+        300,
+    );
+}
+
+#[test]
 fn units_climb_out_of_a_hollow_in_their_lower_bounds() {
     // A map so large that per-unit true distances do not fit (1024×1024,
     // 40 units: the units get landmark lower bounds), with a cup open to

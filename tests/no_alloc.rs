@@ -1,6 +1,7 @@
 //! Steady state allocates nothing: after warm-up, a WHCA* tick (replanning the
-//! due units and moving everyone) makes zero heap allocations. Checked with a
-//! counting global allocator on the seed's scenario, single-threaded.
+//! due units and moving everyone) makes zero heap allocations, unless it ran
+//! a joint repair of stuck units (rare: its OD search allocates). Checked with
+//! a counting global allocator on the seed's scenario, single-threaded.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -59,12 +60,24 @@ fn whca_ticks_allocate_nothing_after_warm_up() {
     for _ in 0..20 {
         sim.step();
     }
-    COUNTING.store(true, Ordering::SeqCst);
+    // A joint repair of units stuck together (a rare event, not the tick's
+    // hot path) allocates its OD search's memory; every other tick must
+    // allocate nothing.
+    let (mut plain, mut repaired) = (0, 0);
     for _ in 0..60 {
+        let repairs = sim.planner_stats().repairs;
+        ALLOCATIONS.store(0, Ordering::SeqCst);
+        COUNTING.store(true, Ordering::SeqCst);
         sim.step();
+        COUNTING.store(false, Ordering::SeqCst);
+        let n = ALLOCATIONS.load(Ordering::SeqCst);
+        if sim.planner_stats().repairs == repairs {
+            assert_eq!(n, 0, "{n} heap allocations in a steady-state tick");
+            plain += 1;
+        } else {
+            repaired += 1;
+        }
     }
-    COUNTING.store(false, Ordering::SeqCst);
-    let n = ALLOCATIONS.load(Ordering::SeqCst);
-    assert_eq!(n, 0, "{n} heap allocations in 60 steady-state ticks");
+    assert!(plain >= 55, "{repaired} of 60 ticks ran a joint repair");
     assert!(sim.planner_stats().searches > 500, "the ticks did replan");
 }

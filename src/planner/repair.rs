@@ -14,7 +14,9 @@
 //! The sub-problem is small (at most [`MAX_MEMBERS`] units on a window a few
 //! cells wider than the stuck unit's next [`REACH`] steps) and its search
 //! bounded in nodes, so the repair costs the same on every machine and
-//! fails fast when the crowd is too dense for it.
+//! fails fast when the crowd is too dense for it. Unlike a tick's window
+//! searches, a repair allocates (its window's map and distance tables, the
+//! OD search's nodes): it is rare, a stuck cluster's, not the hot path.
 
 use std::time::Instant;
 
@@ -43,7 +45,8 @@ pub const MAX_MEMBERS: usize = 6;
 const MAX_NODES: u64 = 8_000;
 
 /// A joint plan found for a stuck cluster: its units and their paths (one
-/// cell per tick from the current tick, all the same length).
+/// cell per tick from the current tick, all the same length; possibly
+/// longer than the reservation table reaches, to be committed in pieces).
 #[derive(Clone, Debug, Default)]
 pub struct JointPlan {
     pub units: Vec<Slot>,
@@ -81,7 +84,8 @@ impl Window {
 
 /// Finds a joint plan for the cluster around unit `stuck`. `distance(u, c)`
 /// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
-/// most cells a plan may hold (the reservation table's reach); the search
+/// most cells a plan may hold (the reservation table's reach: a plan that
+/// moves nobody within it is no plan); the search
 /// gives up at `deadline`. Returns the plan (if one that moves someone was
 /// found) and the nodes expanded.
 pub fn plan_cluster(
@@ -272,7 +276,7 @@ fn plan_in_window(
     }
     let paths = paths
         .iter()
-        .map(|p| p[..len].iter().map(|&c| window.global(grid, c)).collect())
+        .map(|p| p.iter().map(|&c| window.global(grid, c)).collect())
         .collect();
     (
         Attempt::Plan(JointPlan {
