@@ -38,11 +38,13 @@ const MARGINS: [u32; 2] = [2, 6];
 /// search ran to its node limit; skipping them halved the repairs' time
 /// and left as many units home).
 pub const MAX_MEMBERS: usize = 6;
-/// Nodes the joint search may store: with 20,000 a repair took up to 27 ms
-/// on the warehouse map, with 8,000 up to 13 ms, and as many units came
-/// home (935–950 of 1,000 on their goals at 3,000 ticks, the spread of
-/// small changes).
-const MAX_NODES: u64 = 8_000;
+/// Nodes the joint search may store. On the warehouse map (1,000 units,
+/// 3,000 ticks, seeds 1 and 2, runs side by side) 8,000 took 4.5 s of
+/// ticks in all and left 974 and 981 units on their goals, 4,000 took
+/// 3.0 and 3.9 s and left 985 and 972: about as many, for less (a build
+/// without repairs: 2.9 and 3.1 s, 927 and 903). 20,000 took up to 27 ms
+/// for one repair.
+const MAX_NODES: u64 = 4_000;
 
 /// A joint plan found for a stuck cluster: its units and their paths (one
 /// cell per tick from the current tick, all the same length; possibly
