@@ -309,3 +309,105 @@ fn reachable_from(grid: &Grid, from: Cell, reach: &mut [bool], queue: &mut Vec<C
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::distance::bfs_distances;
+    use crate::map::{Connectivity, Instance};
+    use crate::validate::validate_steps;
+
+    /// A unit's start and goal, as (x, y).
+    type Order = ((u32, u32), (u32, u32));
+
+    /// A world of `units` on a map of `rows`, every unit holding its start,
+    /// and each unit's true distances to its goal.
+    fn world(rows: &[&str], units: &[Order]) -> (World, Vec<Vec<u32>>) {
+        let grid = Arc::new(Grid::from_rows(rows, Connectivity::Four));
+        let instance = Instance {
+            starts: units.iter().map(|&(s, _)| grid.cell(s.0, s.1)).collect(),
+            goals: units.iter().map(|&(_, g)| grid.cell(g.0, g.1)).collect(),
+            grid: grid.clone(),
+            map_name: "repair".into(),
+        };
+        let dist = instance
+            .goals
+            .iter()
+            .map(|&g| bfs_distances(&grid, g))
+            .collect();
+        (
+            World::new(&instance, 18, 18, 64).expect("a valid world"),
+            dist,
+        )
+    }
+
+    /// Checks a joint plan the way WHCA* commits it: each path starts on
+    /// its unit, the paths never meet (the validator's rules), and once the
+    /// units' own plans are released every first piece is free in the table.
+    fn check(world: &mut World, plan: &JointPlan, max_len: usize) {
+        let grid = world.grid.clone();
+        let len = plan.paths[0].len();
+        assert!(plan.paths.iter().all(|p| p.len() == len), "one length");
+        for (&u, path) in plan.units.iter().zip(&plan.paths) {
+            assert_eq!(path[0], world.units.position[u.index()]);
+        }
+        let steps: Vec<Vec<(u32, u32)>> = (0..len)
+            .map(|t| plan.paths.iter().map(|p| grid.xy(p[t])).collect())
+            .collect();
+        let report = validate_steps(&grid, &steps, &steps[0]);
+        assert!(report.is_valid(), "{}", report.summary());
+        for &u in &plan.units {
+            world.release_plan(u);
+        }
+        for (&u, path) in plan.units.iter().zip(&plan.paths) {
+            assert!(world.path_is_free(u, &path[..len.min(max_len)]));
+        }
+    }
+
+    #[test]
+    fn a_unit_in_a_bay_lets_two_pass() {
+        // One unit against two in a corridor with a single bay; the two
+        // must also change places. Their cluster is planned as one.
+        let rows = [
+            "@@@@@@@@@@@@@",
+            "@@@@@@.@@@@@@",
+            "@...........@",
+            "@@@@@@@@@@@@@",
+        ];
+        let (mut world, dist) = world(
+            &rows,
+            &[((5, 2), (11, 2)), ((7, 2), (2, 2)), ((8, 2), (1, 2))],
+        );
+        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
+        let (plan, expanded) = plan_cluster(&world, Slot(0), &mut distance, 18, None);
+        let plan = plan.expect("a joint plan");
+        assert!(expanded > 0);
+        assert_eq!(plan.units.len(), 3, "all three planned together");
+        // The stuck unit gets home; the pair, whose goals lie outside the
+        // window, end nearer theirs.
+        assert_eq!(*plan.paths[0].last().unwrap(), world.units.goal[0]);
+        for (&u, path) in plan.units.iter().zip(&plan.paths) {
+            let d = &dist[u.index()];
+            assert!(d[path.last().unwrap().index()] < d[path[0].index()]);
+        }
+        check(&mut world, &plan, 18);
+    }
+
+    #[test]
+    fn a_crowded_window_is_left_alone() {
+        // Two rows of seven units on an open map: the window around one of
+        // them holds more than a joint search plans at once, so no repair
+        // is tried and no node expanded.
+        let rows = ["..........", "..........", ".........."];
+        let units: Vec<_> = (0..14)
+            .map(|k| ((k % 7, k / 7), (9 - k % 7, 1 + k / 7)))
+            .collect();
+        let (world, dist) = world(&rows, &units);
+        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
+        let (plan, expanded) = plan_cluster(&world, Slot(3), &mut distance, 18, None);
+        assert!(plan.is_none());
+        assert_eq!(expanded, 0);
+    }
+}
