@@ -222,6 +222,34 @@ struct Promotion {
     rank: Option<u8>,
 }
 
+impl Promotion {
+    /// Starts an attempt that replaces the plans of `units` together:
+    /// saves their plans and releases them.
+    fn set_aside(&mut self, world: &mut World, units: &[Slot]) {
+        self.involved.clear();
+        self.saved.clear();
+        self.cells.clear();
+        self.moved.clear();
+        for &u in units {
+            save_plan(self, world, u);
+        }
+        for &u in units {
+            world.release_plan(u);
+        }
+    }
+
+    /// Undoes an attempt: every saved unit's plan back as it was (the new
+    /// plans of those units are released first).
+    fn restore(&self, world: &mut World) {
+        for &(u, _, _) in &self.saved {
+            world.release_plan(u);
+        }
+        for (u, start, range) in self.saved.iter().cloned() {
+            world.commit_plan(u, start, &self.cells[range]);
+        }
+    }
+}
+
 /// What one call to [`WindowedHca::plan_units`] did.
 #[derive(Clone, Copy, Debug, Default)]
 struct Round {
@@ -896,13 +924,7 @@ impl WindowedHca {
         // Someone had no way out: put every plan back as it was. (Every
         // unit moved was saved first, so this releases the new plans too.)
         self.stats.promotions_rolled_back += 1;
-        let p = &mut self.promotion;
-        for &(u, _, _) in &p.saved {
-            world.release_plan(u);
-        }
-        for (u, start, range) in p.saved.iter().cloned() {
-            world.commit_plan(u, start, &p.cells[range]);
-        }
+        self.promotion.restore(world);
         false
     }
 
@@ -1034,11 +1056,7 @@ impl WindowedHca {
         crate::profile_zone!("joint repair");
         self.stats.repairs += 1;
         let now = world.now();
-        let max_len = self
-            .scheduler
-            .max_path()
-            .min(world.units.plan_capacity)
-            .min(world.table.horizon() as usize);
+        let max_len = self.joint_piece(world);
         let (plan, expanded) = {
             let heuristics = &self.heuristics;
             let grid = &world.grid;
@@ -1055,16 +1073,7 @@ impl WindowedHca {
             return false;
         };
         let p = &mut self.promotion;
-        p.involved.clear();
-        p.saved.clear();
-        p.cells.clear();
-        p.moved.clear();
-        for &u in &plan.units {
-            save_plan(p, world, u);
-        }
-        for &u in &plan.units {
-            world.release_plan(u);
-        }
+        p.set_aside(world, &plan.units);
         let len = plan.paths[0].len().min(max_len);
         let free = plan.units.iter().zip(&plan.paths).all(|(&u, path)| {
             let ok = world.path_is_free(u, &path[..len]);
@@ -1074,12 +1083,7 @@ impl WindowedHca {
             ok
         });
         if !free {
-            for &(u, _, _) in &p.saved {
-                world.release_plan(u);
-            }
-            for (u, start, range) in p.saved.iter().cloned() {
-                world.commit_plan(u, start, &p.cells[range]);
-            }
+            p.restore(world);
             return false;
         }
         let until = now + len as u32 - 1;
@@ -1111,11 +1115,7 @@ impl WindowedHca {
             return;
         }
         let now = world.now();
-        let max_len = self
-            .scheduler
-            .max_path()
-            .min(world.units.plan_capacity)
-            .min(world.table.horizon() as usize);
+        let max_len = self.joint_piece(world);
         self.script_turn.clear();
         let mut k = 0;
         while k < self.scripted.len() {
@@ -1138,16 +1138,7 @@ impl WindowedHca {
         if self.script_turn.is_empty() {
             return;
         }
-        let p = &mut self.promotion;
-        p.involved.clear();
-        p.saved.clear();
-        p.cells.clear();
-        for &u in &self.script_turn {
-            save_plan(p, world, u);
-        }
-        for &u in &self.script_turn {
-            world.release_plan(u);
-        }
+        self.promotion.set_aside(world, &self.script_turn);
         let (scripts, starts) = (&self.scripts, &self.script_start);
         let piece = |u: Slot| {
             let i = u.index();
@@ -1171,18 +1162,21 @@ impl WindowedHca {
             }
             return;
         }
-        let p = &self.promotion;
-        for &(u, _, _) in &p.saved {
-            world.release_plan(u);
-        }
-        for (u, start, range) in p.saved.iter().cloned() {
-            world.commit_plan(u, start, &p.cells[range]);
-        }
+        self.promotion.restore(world);
         for k in 0..self.script_turn.len() {
             let u = self.script_turn[k];
             self.drop_script(u);
             world.units.next_replan[u.index()] = now;
         }
+    }
+
+    /// The longest piece of a joint plan committed at once: what a unit's
+    /// plan holds and the table reaches.
+    fn joint_piece(&self, world: &World) -> usize {
+        self.scheduler
+            .max_path()
+            .min(world.units.plan_capacity)
+            .min(world.table.horizon() as usize)
     }
 
     /// Forgets unit `a`'s joint plan, if any (its reservations stay).
