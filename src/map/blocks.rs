@@ -402,7 +402,7 @@ mod tests {
 
     fn fresh(g: &Grid) -> Grid {
         let mut f = g.clone();
-        f.relabel_regions();
+        f.relabel_regions_with(&mut Vec::new());
         f
     }
 

@@ -344,11 +344,55 @@ impl Grid {
     }
 
     fn label_regions(&mut self) {
-        self.moves = vec![0u8; self.passable.len()];
+        self.label_regions_with(&mut Vec::new());
+    }
+
+    /// [`Self::label_regions`] with `stack` as the fill's scratch.
+    fn label_regions_with(&mut self, stack: &mut Vec<Cell>) {
+        self.moves.clear();
+        self.moves.resize(self.passable.len(), 0);
         for i in 0..self.passable.len() {
             self.update_moves(Cell(i as u32));
         }
-        self.relabel_regions();
+        self.relabel_regions_with(stack);
+    }
+
+    /// Rebuilds this grid in place as a `width`×`height` map, open where
+    /// `open` says (row-major), with `connectivity` and `corner_cutting`,
+    /// and no blocks; `stack` is scratch. Reuses the grid's memory, so a
+    /// scratch map rebuilt again and again (a joint repair's window)
+    /// allocates nothing once its buffers are large enough.
+    ///
+    /// # Panics
+    /// If `open` does not yield `width * height` cells.
+    pub fn rebuild(
+        &mut self,
+        width: u32,
+        height: u32,
+        connectivity: Connectivity,
+        corner_cutting: bool,
+        open: impl Iterator<Item = bool>,
+        stack: &mut Vec<Cell>,
+    ) {
+        self.passable.clear();
+        self.passable.extend(open);
+        assert_eq!(
+            self.passable.len() as u64,
+            width as u64 * height as u64,
+            "passability has the wrong size"
+        );
+        self.width = width;
+        self.height = height;
+        self.connectivity = connectivity;
+        self.corner_cutting = corner_cutting;
+        self.blocks.clear();
+        self.move_delta = MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64);
+        self.row_magic = if width <= 1 << 16 {
+            (1u64 << 48).div_ceil(width.max(1) as u64)
+        } else {
+            0
+        };
+        self.label_regions_with(stack);
     }
 
     /// Recomputes the legal moves of `cell` from the passability around it
@@ -372,13 +416,14 @@ impl Grid {
         self.moves[c.index()] = m;
     }
 
-    /// Labels every connected region afresh, from the move table.
-    pub(super) fn relabel_regions(&mut self) {
+    /// Labels every connected region afresh, from the move table, with
+    /// `stack` as the fill's scratch.
+    pub(super) fn relabel_regions_with(&mut self, stack: &mut Vec<Cell>) {
         let mut region = std::mem::take(&mut self.region);
         region.clear();
         region.resize(self.passable.len(), NO_REGION);
         let mut next = 0u32;
-        let mut stack = Vec::new();
+        stack.clear();
         let mut buf = [Cell(0); 8];
         for start in 0..self.passable.len() {
             if !self.passable[start] || region[start] != NO_REGION {

@@ -26,7 +26,7 @@ use crate::map::{Cell, Grid};
 use crate::units::{Slot, UnitFlags};
 use crate::world::World;
 
-use super::odid::{plan_group_around, PathTable};
+use super::odid::{plan_group_around, GroupMemory, PathTable};
 
 /// Steps of the stuck unit's way (down its distances) the window covers.
 /// On the warehouse map (1,000 units, seed 1, 3,000 ticks, searches of
@@ -55,7 +55,31 @@ const MAX_NODES: u64 = 4_000;
 #[derive(Clone, Debug, Default)]
 pub struct JointPlan {
     pub units: Vec<Slot>,
+    /// The path of `units[i]` is `paths[i]`; entries past the units' count
+    /// are memory kept for later plans.
     pub paths: Vec<Vec<Cell>>,
+}
+
+/// What joint repairs keep between calls: a planner that repairs again
+/// and again allocates nothing once these buffers have grown.
+#[derive(Default)]
+pub struct RepairMemory {
+    members: Vec<Slot>,
+    /// Other units with reservations inside the window, and their cells
+    /// there tick by tick (`horizon` per unit).
+    others: Vec<Slot>,
+    other_cells: Vec<Cell>,
+    starts: Vec<Cell>,
+    goals: Vec<Cell>,
+    reach: Vec<bool>,
+    queue: Vec<Cell>,
+    /// The window's map.
+    sub: Option<Grid>,
+    /// The other units' paths in it.
+    around: Option<PathTable>,
+    group: GroupMemory,
+    /// The last joint plan found.
+    pub plan: JointPlan,
 }
 
 /// A rectangle of the map: the window of a repair.
@@ -91,15 +115,16 @@ impl Window {
 /// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
 /// most cells a plan may hold (the reservation table's reach: a plan that
 /// moves nobody within it is no plan); the search
-/// gives up at `deadline`. Returns the plan (if one that moves someone was
-/// found) and the nodes expanded.
+/// gives up at `deadline`. Returns whether it found a plan that moves
+/// someone (then in `memory.plan`), and the nodes expanded.
 pub fn plan_cluster(
+    memory: &mut RepairMemory,
     world: &World,
     stuck: Slot,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
     max_len: usize,
     deadline: Option<Instant>,
-) -> (Option<JointPlan>, u64) {
+) -> (bool, u64) {
     let grid = &world.grid;
     // The window: the stuck unit's next steps down its distances, widened.
     let start = world.units.position[stuck.index()];
@@ -130,20 +155,22 @@ pub fn plan_cluster(
             w: (hi.0 + margin + 1).min(grid.width()) - x0,
             h: (hi.1 + margin + 1).min(grid.height()) - y0,
         };
-        let (found, nodes) = plan_in_window(world, stuck, window, distance, max_len, deadline);
+        let (found, nodes) =
+            plan_in_window(memory, world, stuck, window, distance, max_len, deadline);
         expanded += nodes;
         match found {
-            Attempt::Plan(plan) => return (Some(plan), expanded),
+            Attempt::Plan => return (true, expanded),
             Attempt::NoWay => continue,
             Attempt::GaveUp => break,
         }
     }
-    (None, expanded)
+    (false, expanded)
 }
 
 /// What [`plan_in_window`] found.
 enum Attempt {
-    Plan(JointPlan),
+    /// A joint plan, in [`RepairMemory::plan`].
+    Plan,
     /// The units have no way inside the window.
     NoWay,
     /// The search stopped at its node limit, or the window does not suit.
@@ -152,6 +179,7 @@ enum Attempt {
 
 /// [`plan_cluster`] in one window, and the nodes expanded.
 fn plan_in_window(
+    memory: &mut RepairMemory,
     world: &World,
     stuck: Slot,
     window: Window,
@@ -165,8 +193,21 @@ fn plan_in_window(
     let now = world.now();
     let start = units.position[stuck.index()];
     let cells = (window.w * window.h) as usize;
+    let RepairMemory {
+        members,
+        others,
+        other_cells,
+        starts,
+        goals,
+        reach,
+        queue,
+        sub,
+        around,
+        group,
+        plan,
+    } = memory;
     // Its units: the stuck one, then the others by distance.
-    let mut members: Vec<Slot> = Vec::new();
+    members.clear();
     for c in 0..cells as u32 {
         let cell = window.global(grid, Cell(c));
         if let Some(u) = table.occupant(cell, now) {
@@ -180,27 +221,24 @@ fn plan_in_window(
             }
         }
     }
-    members.sort_by_key(|&u| {
+    members.sort_unstable_by_key(|&u| {
         (
             u != stuck,
             grid.grid_distance(start, units.position[u.index()]),
             u.0,
         )
     });
-    if members.len() > MAX_MEMBERS {
-        return (Attempt::GaveUp, 0);
-    }
-    if members.first() != Some(&stuck) {
+    if members.len() > MAX_MEMBERS || members.first() != Some(&stuck) {
         return (Attempt::GaveUp, 0);
     }
     // The window's map (with the wall row for units away), and every other
-    // unit's reservations inside it, tick by tick from now.
+    // unit's reservations inside it, tick by tick from now: units of
+    // several cells are walls throughout.
     let horizon = (table.last_tick() - now + 1) as usize;
-    let mut open: Vec<bool> = (0..cells as u32)
-        .map(|c| grid.is_passable(window.global(grid, Cell(c))))
-        .collect();
-    open.resize(cells + window.w as usize, false);
-    let mut others: Vec<(Slot, Vec<Cell>)> = Vec::new();
+    others.clear();
+    other_cells.clear();
+    reach.clear();
+    reach.resize(cells, false);
     for c in 0..cells as u32 {
         let cell = window.global(grid, Cell(c));
         for t in 0..horizon {
@@ -211,30 +249,43 @@ fn plan_in_window(
                 continue;
             }
             if !units.kind[o.index()].is_cell() {
-                // A body of several cells: its cells are walls throughout.
-                open[c as usize] = false;
+                reach[c as usize] = true;
                 continue;
             }
-            let k = match others.iter().position(|(u, _)| *u == o) {
+            let k = match others.iter().position(|&u| u == o) {
                 Some(k) => k,
                 None => {
-                    others.push((o, vec![window.away(); horizon]));
+                    others.push(o);
+                    other_cells.resize(others.len() * horizon, window.away());
                     others.len() - 1
                 }
             };
-            others[k].1[t] = Cell(c);
+            other_cells[k * horizon + t] = Cell(c);
         }
     }
-    let sub = Grid::new(window.w, window.h + 1, open, grid.connectivity())
-        .with_corner_cutting(grid.corner_cutting());
-    let mut around_table = PathTable::new(&sub, others.len());
-    for (k, (_, path)) in others.iter().enumerate() {
-        around_table.add(k, path);
+    let sub = sub.get_or_insert_with(|| Grid::new(1, 1, vec![false], grid.connectivity()));
+    let bodies = &*reach;
+    sub.rebuild(
+        window.w,
+        window.h + 1,
+        grid.connectivity(),
+        grid.corner_cutting(),
+        (0..cells as u32 + window.w).map(|c| {
+            c < cells as u32
+                && grid.is_passable(window.global(grid, Cell(c)))
+                && !bodies[c as usize]
+        }),
+        queue,
+    );
+    let around = around.get_or_insert_with(|| PathTable::new(sub, 0));
+    around.reset(sub, others.len());
+    for k in 0..others.len() {
+        around.add(k, &other_cells[k * horizon..(k + 1) * horizon]);
     }
     // Starts, and goals: a unit's own goal if inside and free for good, else
     // the free cell it can reach in the window nearest its goal.
-    let mut starts = Vec::with_capacity(members.len());
-    for &u in &members {
+    starts.clear();
+    for &u in members.iter() {
         let s = window
             .local(grid, units.position[u.index()])
             .expect("members stand inside");
@@ -244,21 +295,19 @@ fn plan_in_window(
         starts.push(s);
     }
     let last = horizon as u32 - 1;
-    let mut goals: Vec<Cell> = Vec::with_capacity(members.len());
-    let mut reach = vec![false; cells];
-    let mut queue = Vec::new();
+    goals.clear();
     for (k, &u) in members.iter().enumerate() {
-        reachable_from(&sub, starts[k], &mut reach, &mut queue);
+        reachable_from(sub, starts[k], reach, queue);
         let free = |c: Cell, goals: &[Cell]| {
-            reach[c.index()] && !goals.contains(&c) && around_table.conflicts(&sub, last, c, c) == 0
+            reach[c.index()] && !goals.contains(&c) && around.conflicts(sub, last, c, c) == 0
         };
         let own = window.local(grid, units.goal[u.index()]);
-        let goal = match own.filter(|&g| free(g, &goals)) {
+        let goal = match own.filter(|&g| free(g, goals)) {
             Some(g) => g,
             None => {
                 let Some(best) = (0..cells as u32)
                     .map(Cell)
-                    .filter(|&c| free(c, &goals))
+                    .filter(|&c| free(c, goals))
                     .min_by_key(|&c| (distance(u, window.global(grid, c)), c.0))
                 else {
                     return (Attempt::GaveUp, 0);
@@ -268,28 +317,28 @@ fn plan_in_window(
         };
         goals.push(goal);
     }
-    let (paths, expanded) =
-        plan_group_around(&sub, &starts, &goals, &around_table, MAX_NODES, deadline);
-    let paths = match paths {
-        Ok(Some(paths)) => paths,
-        Ok(None) => return (Attempt::NoWay, expanded),
+    let (found, expanded) =
+        plan_group_around(group, sub, starts, goals, around, MAX_NODES, deadline);
+    match found {
+        Ok(true) => {}
+        Ok(false) => return (Attempt::NoWay, expanded),
         Err(_) => return (Attempt::GaveUp, expanded),
-    };
+    }
+    let paths = &group.paths[..members.len()];
     let len = paths[0].len().min(max_len);
     if len < 2 || paths.iter().all(|p| p[..len].iter().all(|&c| c == p[0])) {
         return (Attempt::GaveUp, expanded);
     }
-    let paths = paths
-        .iter()
-        .map(|p| p.iter().map(|&c| window.global(grid, c)).collect())
-        .collect();
-    (
-        Attempt::Plan(JointPlan {
-            units: members,
-            paths,
-        }),
-        expanded,
-    )
+    plan.units.clear();
+    plan.units.extend_from_slice(members);
+    if plan.paths.len() < paths.len() {
+        plan.paths.resize_with(paths.len(), Vec::new);
+    }
+    for (out, p) in plan.paths.iter_mut().zip(paths) {
+        out.clear();
+        out.extend(p.iter().map(|&c| window.global(grid, c)));
+    }
+    (Attempt::Plan, expanded)
 }
 
 /// Marks in `reach` the window cells reachable from `from` (walls aside).
@@ -348,13 +397,14 @@ mod tests {
     /// units' own plans are released every first piece is free in the table.
     fn check(world: &mut World, plan: &JointPlan, max_len: usize) {
         let grid = world.grid.clone();
-        let len = plan.paths[0].len();
-        assert!(plan.paths.iter().all(|p| p.len() == len), "one length");
+        let paths = &plan.paths[..plan.units.len()];
+        let len = paths[0].len();
+        assert!(paths.iter().all(|p| p.len() == len), "one length");
         for (&u, path) in plan.units.iter().zip(&plan.paths) {
             assert_eq!(path[0], world.units.position[u.index()]);
         }
         let steps: Vec<Vec<(u32, u32)>> = (0..len)
-            .map(|t| plan.paths.iter().map(|p| grid.xy(p[t])).collect())
+            .map(|t| paths.iter().map(|p| grid.xy(p[t])).collect())
             .collect();
         let report = validate_steps(&grid, &steps, &steps[0]);
         assert!(report.is_valid(), "{}", report.summary());
@@ -381,8 +431,10 @@ mod tests {
             &[((5, 2), (11, 2)), ((7, 2), (2, 2)), ((8, 2), (1, 2))],
         );
         let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
-        let (plan, expanded) = plan_cluster(&world, Slot(0), &mut distance, 18, None);
-        let plan = plan.expect("a joint plan");
+        let mut memory = RepairMemory::default();
+        let (found, expanded) = plan_cluster(&mut memory, &world, Slot(0), &mut distance, 18, None);
+        assert!(found, "a joint plan");
+        let plan = memory.plan;
         assert!(expanded > 0);
         assert_eq!(plan.units.len(), 3, "all three planned together");
         // The stuck unit gets home; the pair, whose goals lie outside the
@@ -406,8 +458,9 @@ mod tests {
             .collect();
         let (world, dist) = world(&rows, &units);
         let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
-        let (plan, expanded) = plan_cluster(&world, Slot(3), &mut distance, 18, None);
-        assert!(plan.is_none());
+        let mut memory = RepairMemory::default();
+        let (found, expanded) = plan_cluster(&mut memory, &world, Slot(3), &mut distance, 18, None);
+        assert!(!found);
         assert_eq!(expanded, 0);
     }
 }

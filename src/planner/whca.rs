@@ -187,6 +187,10 @@ pub struct WindowedHca {
     script_start: Vec<u32>,
     /// Units with a joint plan, in the order they got it.
     scripted: Vec<Slot>,
+    /// Memory of finished joint plans, for the next ones.
+    script_pool: Vec<Vec<Cell>>,
+    /// What joint repairs keep between calls.
+    repair_memory: repair::RepairMemory,
     /// Scratch of [`Self::continue_scripts`].
     script_turn: Vec<Slot>,
     /// Scratch of the promoted searches and their victims' replans, which
@@ -335,8 +339,12 @@ impl WindowedHca {
             repairs_left: REPAIRS_PER_TICK,
             scripts: vec![Vec::new(); units],
             script_start: vec![0; units],
-            scripted: Vec::new(),
-            script_turn: Vec::new(),
+            // Room for a few joint plans at once, so that starting and
+            // ending them does not allocate.
+            scripted: Vec::with_capacity(8 * repair::MAX_MEMBERS),
+            script_pool: Vec::with_capacity(8 * repair::MAX_MEMBERS),
+            repair_memory: repair::RepairMemory::default(),
+            script_turn: Vec::with_capacity(8 * repair::MAX_MEMBERS),
             promotion: Promotion {
                 search: promoted_search,
                 paths: (0..=PUSH_DEPTH)
@@ -1057,7 +1065,7 @@ impl WindowedHca {
         self.stats.repairs += 1;
         let now = world.now();
         let max_len = self.joint_piece(world);
-        let (plan, expanded) = {
+        let (found, expanded) = {
             let heuristics = &self.heuristics;
             let grid = &world.grid;
             let mut distance = |u: Slot, c: Cell| {
@@ -1065,13 +1073,21 @@ impl WindowedHca {
                 h.ensure_started(grid);
                 h.distance(grid, c)
             };
-            repair::plan_cluster(world, a, &mut distance, max_len, deadline)
+            repair::plan_cluster(
+                &mut self.repair_memory,
+                world,
+                a,
+                &mut distance,
+                max_len,
+                deadline,
+            )
         };
         self.promotion.expanded += expanded;
         self.stats.expanded += expanded;
-        let Some(plan) = plan else {
+        if !found {
             return false;
-        };
+        }
+        let plan = &self.repair_memory.plan;
         let p = &mut self.promotion;
         p.set_aside(world, &plan.units);
         let len = plan.paths[0].len().min(max_len);
@@ -1091,6 +1107,9 @@ impl WindowedHca {
             let i = u.index();
             if self.scripts[i].is_empty() {
                 self.scripted.push(u);
+                if let Some(buffer) = self.script_pool.pop() {
+                    self.scripts[i] = buffer;
+                }
             }
             self.scripts[i].clear();
             self.scripts[i].extend_from_slice(path);
@@ -1131,7 +1150,9 @@ impl WindowedHca {
                 k += 1;
             } else {
                 // Done (or off its script): plans on its own again.
-                self.scripts[i].clear();
+                let mut buffer = std::mem::take(&mut self.scripts[i]);
+                buffer.clear();
+                self.script_pool.push(buffer);
                 self.scripted.remove(k);
             }
         }
@@ -1184,7 +1205,9 @@ impl WindowedHca {
         let i = a.index();
         self.scripted_until[i] = 0;
         if !self.scripts[i].is_empty() {
-            self.scripts[i].clear();
+            let mut buffer = std::mem::take(&mut self.scripts[i]);
+            buffer.clear();
+            self.script_pool.push(buffer);
             self.scripted.retain(|&u| u != a);
         }
     }

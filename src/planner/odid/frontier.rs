@@ -2,8 +2,9 @@
 //! a node arena, the open list with the seed's tie-breaking, and duplicate
 //! detection that keeps the best (cost, conflicts) node per state key.
 
+use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
-use std::collections::BTreeMap;
+use std::collections::BinaryHeap;
 use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
@@ -103,6 +104,21 @@ impl Frontier {
 
     /// Stores `words` per-unit numbers with each node (given to
     /// [`Frontier::push_with`], read back with [`Frontier::unit_words`]).
+    /// Empties the frontier for a new search of `k` units, keeping its
+    /// memory.
+    pub(crate) fn reset(&mut self, k: usize) {
+        self.k = k;
+        self.cells.clear();
+        self.keys.clear();
+        self.meta.clear();
+        self.open.clear();
+        self.best.clear();
+        self.expanded = 0;
+        self.floor = 0;
+        self.words = 0;
+        self.unit_words.clear();
+    }
+
     pub(crate) fn set_unit_words(&mut self, words: usize) {
         self.words = words;
     }
@@ -231,6 +247,31 @@ impl Frontier {
         self.open.push(priority(f, m.conflicts, m.h), n);
     }
 
+    /// [`Self::paths_to`] into the first `k` entries of `out` (one path per
+    /// unit; `out` only ever grows, so every path's memory is reused), with
+    /// `nodes` as scratch.
+    pub(crate) fn paths_into(&self, n: u32, nodes: &mut Vec<u32>, out: &mut Vec<Vec<Cell>>) {
+        nodes.clear();
+        let mut cur = n;
+        loop {
+            let m = self.meta(cur);
+            if m.next == 0 {
+                nodes.push(cur);
+            }
+            if m.parent == u32::MAX {
+                break;
+            }
+            cur = m.parent;
+        }
+        if out.len() < self.k {
+            out.resize_with(self.k, Vec::new);
+        }
+        for (i, path) in out[..self.k].iter_mut().enumerate() {
+            path.clear();
+            path.extend(nodes.iter().rev().map(|&n| self.post(n)[i]));
+        }
+    }
+
     /// Positions per tick of the standard nodes from the root to `n`, per unit.
     pub(crate) fn paths_to(&self, n: u32) -> Vec<Vec<Cell>> {
         let mut ticks = Vec::new();
@@ -252,11 +293,14 @@ impl Frontier {
     }
 }
 
-/// Stacks of nodes by priority: an ordered index from priority to a stack,
-/// stacks reused once empty, and a small cache in front of the index, since
-/// one expansion pushes its children at a handful of priorities.
+/// Stacks of nodes by priority: an index from priority to a stack, a heap
+/// of the priorities that have one (smallest first), stacks reused once
+/// empty, and a small cache in front of the index, since one expansion
+/// pushes its children at a handful of priorities. Cleared, it keeps its
+/// memory, so a search run again and again allocates nothing once warm.
 struct OpenList {
-    index: BTreeMap<u64, u32>,
+    index: FxHashMap<u64, u32>,
+    order: BinaryHeap<Reverse<(u64, u32)>>,
     stacks: Vec<Vec<u32>>,
     free: Vec<u32>,
     /// Priority and stack of recent pushes; `NO_PRIORITY` when empty.
@@ -269,7 +313,8 @@ const NO_PRIORITY: u64 = u64::MAX;
 impl Default for OpenList {
     fn default() -> Self {
         Self {
-            index: BTreeMap::new(),
+            index: FxHashMap::default(),
+            order: BinaryHeap::new(),
             stacks: Vec::new(),
             free: Vec::new(),
             cache: [(NO_PRIORITY, 0); 64],
@@ -278,6 +323,18 @@ impl Default for OpenList {
 }
 
 impl OpenList {
+    /// Empties the list, keeping its memory.
+    fn clear(&mut self) {
+        self.index.clear();
+        self.order.clear();
+        for stack in &mut self.stacks {
+            stack.clear();
+        }
+        self.free.clear();
+        self.free.extend((0..self.stacks.len() as u32).rev());
+        self.cache = [(NO_PRIORITY, 0); 64];
+    }
+
     #[inline]
     fn cache_slot(key: u64) -> usize {
         ((key ^ (key >> 21) ^ (key >> 42)) & 63) as usize
@@ -289,12 +346,13 @@ impl OpenList {
             self.cache[c].1
         } else {
             let stack = match self.index.entry(key) {
-                std::collections::btree_map::Entry::Occupied(e) => *e.get(),
-                std::collections::btree_map::Entry::Vacant(e) => {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(e) => {
                     let s = self.free.pop().unwrap_or_else(|| {
                         self.stacks.push(Vec::new());
                         (self.stacks.len() - 1) as u32
                     });
+                    self.order.push(Reverse((key, s)));
                     *e.insert(s)
                 }
             };
@@ -306,10 +364,11 @@ impl OpenList {
 
     /// The newest node of the smallest priority, with that priority.
     fn pop(&mut self) -> Option<(u64, u32)> {
-        let (&key, &stack) = self.index.first_key_value()?;
+        let &Reverse((key, stack)) = self.order.peek()?;
         let nodes = &mut self.stacks[stack as usize];
         let n = nodes.pop().expect("stacks in the index are not empty");
         if nodes.is_empty() {
+            self.order.pop();
             self.index.remove(&key);
             let c = Self::cache_slot(key);
             if self.cache[c].0 == key {

@@ -23,6 +23,38 @@ impl DistanceTable {
         }
     }
 
+    /// An empty table, to [`Self::refill`].
+    pub(crate) fn empty() -> Self {
+        Self { dist: Vec::new() }
+    }
+
+    /// Refills this table with the moves to `goal` on `grid`, reusing its
+    /// memory (`queue` is scratch).
+    pub(crate) fn refill(&mut self, grid: &Grid, goal: Cell, queue: &mut Vec<Cell>) {
+        self.dist.clear();
+        self.dist.resize(grid.cell_count(), UNREACHABLE);
+        queue.clear();
+        if !grid.is_passable(goal) {
+            return;
+        }
+        self.dist[goal.index()] = 0;
+        queue.push(goal);
+        let mut head = 0;
+        let mut next = [Cell(0); 8];
+        while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            let d = self.dist[c.index()] + 1;
+            let n = grid.neighbors(c, &mut next);
+            for &nb in &next[..n] {
+                if self.dist[nb.index()] == UNREACHABLE {
+                    self.dist[nb.index()] = d;
+                    queue.push(nb);
+                }
+            }
+        }
+    }
+
     /// Moves from `cell` to the goal, or [`UNREACHABLE`].
     #[inline]
     pub fn get(&self, cell: Cell) -> u32 {

@@ -261,33 +261,71 @@ pub(crate) fn solve_with(
     })
 }
 
-/// Per unit of a group, its cell at each tick.
-pub(crate) type GroupPaths = Vec<Vec<Cell>>;
+/// What [`plan_group_around`] keeps between calls, so that a planner
+/// running many small joint searches allocates nothing once warm.
+#[derive(Default)]
+pub(crate) struct GroupMemory {
+    dist: Vec<DistanceTable>,
+    /// The problem's references to `dist`, kept empty between calls for
+    /// their memory (see [`recycle`]).
+    dist_refs: Vec<&'static DistanceTable>,
+    starts: Vec<Cell>,
+    goals: Vec<Cell>,
+    queue: Vec<Cell>,
+    od: od::OdMemory,
+    /// The last plan found: per unit of the group (the first entries),
+    /// its cell at each tick.
+    pub paths: Vec<Vec<Cell>>,
+}
+
+/// The memory of an emptied vector of references, for references of
+/// another lifetime: collecting a vector's own iterator into a vector of a
+/// type of the same size reuses its buffer (`tests/no_alloc.rs` would see
+/// it if a standard library stopped doing so).
+fn recycle<'a, 'b, T>(mut v: Vec<&'a T>) -> Vec<&'b T> {
+    v.clear();
+    v.into_iter().map(|_| -> &'b T { unreachable!() }).collect()
+}
 
 /// Plans one group of units jointly with OD on `grid`, from `starts` to
 /// distinct `goals`, never conflicting with the paths in `around` (units
 /// outside the group, as an illegal move table), storing at most
 /// `max_nodes` nodes so that the work is bounded and the same on every
 /// machine, and stopping at `deadline` if one is given (a tick's wall-clock
-/// budget). Returns the paths (one cell per tick, all the same length),
-/// `Ok(None)` if there is no plan, or the limit that stopped the search;
-/// and the nodes expanded either way. A live planner's
-/// repair of a few units stuck together (see WHCA*), not an offline solve:
-/// there is no independence detection, the group is small.
+/// budget). Returns whether a plan was found (its paths, one cell per tick
+/// and all the same length, are then in `memory.paths`), `Ok(false)` if
+/// there is none, or the limit that stopped the search; and the nodes
+/// expanded either way. A live planner's repair of a few units stuck
+/// together (see WHCA*), not an offline solve: there is no independence
+/// detection, the group is small.
 pub(crate) fn plan_group_around(
+    memory: &mut GroupMemory,
     grid: &crate::map::Grid,
     starts: &[Cell],
     goals: &[Cell],
     around: &PathTable,
     max_nodes: u64,
     deadline: Option<Instant>,
-) -> (Result<Option<GroupPaths>, Stop>, u64) {
-    let dist: Vec<DistanceTable> = goals.iter().map(|&g| DistanceTable::new(grid, g)).collect();
+) -> (Result<bool, Stop>, u64) {
+    if memory.dist.len() < goals.len() {
+        memory.dist.resize_with(goals.len(), DistanceTable::empty);
+    }
+    for (table, &g) in memory.dist.iter_mut().zip(goals) {
+        table.refill(grid, g, &mut memory.queue);
+    }
+    let mut dist = recycle(std::mem::take(&mut memory.dist_refs));
+    dist.extend(&memory.dist[..goals.len()]);
+    let mut starts_v = std::mem::take(&mut memory.starts);
+    starts_v.clear();
+    starts_v.extend_from_slice(starts);
+    let mut goals_v = std::mem::take(&mut memory.goals);
+    goals_v.clear();
+    goals_v.extend_from_slice(goals);
     let problem = GroupProblem {
         grid,
-        starts: starts.to_vec(),
-        goals: goals.to_vec(),
-        dist: dist.iter().collect(),
+        starts: starts_v,
+        goals: goals_v,
+        dist,
         illegal: Some(around),
         avoid: None,
         cost_limit: None,
@@ -303,8 +341,17 @@ pub(crate) fn plan_group_around(
     };
     let budget = Budget::start(&limits, started);
     let mut stats = SearchStats::default();
-    let found = od::search_od(&problem, &budget, &mut stats);
-    (found.map(|plan| plan.map(|p| p.paths)), stats.expanded)
+    let found = od::search_od_in(
+        &problem,
+        &budget,
+        &mut stats,
+        &mut memory.od,
+        &mut memory.paths,
+    );
+    memory.starts = problem.starts;
+    memory.goals = problem.goals;
+    memory.dist_refs = recycle(problem.dist);
+    (found.map(|cost| cost.is_some()), stats.expanded)
 }
 
 #[cfg(test)]

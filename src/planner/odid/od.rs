@@ -39,13 +39,54 @@ pub(crate) fn search_od(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> Result<Option<GroupPlan>, Stop> {
-    let mut fr = Frontier::new(p.len());
-    let result = run(p, budget, &mut fr);
+    let mut memory = OdMemory::default();
+    let mut paths = Vec::new();
+    let found = search_od_in(p, budget, stats, &mut memory, &mut paths)?;
+    paths.truncate(p.len());
+    Ok(found.map(|cost| GroupPlan { paths, cost }))
+}
+
+/// What an OD search keeps between runs, so that a planner running many
+/// small searches (WHCA*'s joint repairs) allocates nothing once warm.
+#[derive(Default)]
+pub(crate) struct OdMemory {
+    frontier: Option<Frontier>,
+    unit_f: Vec<u32>,
+    scratch: Vec<u32>,
+    key: Vec<u32>,
+    pre: Vec<Cell>,
+    post: Vec<Cell>,
+    nodes: Vec<u32>,
+}
+
+/// [`search_od`] reusing `memory`: writes the plan's paths (one per unit,
+/// all the same length) into the first entries of `paths` and returns its
+/// cost, or `None` when no plan exists within the problem's cost limit.
+pub(crate) fn search_od_in(
+    p: &GroupProblem,
+    budget: &Budget,
+    stats: &mut SearchStats,
+    memory: &mut OdMemory,
+    paths: &mut Vec<Vec<Cell>>,
+) -> Result<Option<u64>, Stop> {
+    let mut fr = memory
+        .frontier
+        .take()
+        .unwrap_or_else(|| Frontier::new(p.len()));
+    fr.reset(p.len());
+    let result = run(p, budget, &mut fr, memory, paths);
     stats.record(fr.expanded, fr.stored());
+    memory.frontier = Some(fr);
     result
 }
 
-fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<GroupPlan>, Stop> {
+fn run(
+    p: &GroupProblem,
+    budget: &Budget,
+    fr: &mut Frontier,
+    memory: &mut OdMemory,
+    paths: &mut Vec<Vec<Cell>>,
+) -> Result<Option<u64>, Stop> {
     let k = p.len();
     let horizon = p.tick_clamp();
     let settle = p.settle_tick();
@@ -63,21 +104,31 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
     fr.set_floor(u32::try_from(p.floor).unwrap_or(u32::MAX));
     // A merged group carries each unit's g + h, for its merge-history bound.
     let merged = p.merged.as_ref();
-    let mut unit_f: Vec<u32> = Vec::new();
-    let mut scratch = Vec::new();
+    let OdMemory {
+        unit_f,
+        scratch,
+        key,
+        pre,
+        post,
+        nodes,
+        ..
+    } = memory;
+    unit_f.clear();
+    scratch.clear();
     if merged.is_some() {
         fr.set_unit_words(k);
         unit_f.extend((0..k).map(|i| p.dist[i].get(p.starts[i])));
     }
-    let mut key = Vec::with_capacity(2 * k + 2);
-    standard_key(&mut key, 0, &p.starts);
+    standard_key(key, 0, &p.starts);
     let mut root = Meta::new(0, h0, 0, 0, 0, u32::MAX);
     if let Some(mb) = merged {
-        root = root.with_f(mb.eval(&unit_f, &mut scratch));
+        root = root.with_f(mb.eval(unit_f, scratch));
     }
-    fr.push_with(&key, &p.starts, &p.starts, root, &unit_f);
-    let mut pre = vec![Cell(0); k];
-    let mut post = vec![Cell(0); k];
+    fr.push_with(key, &p.starts, &p.starts, root, unit_f);
+    pre.clear();
+    pre.resize(k, Cell(0));
+    post.clear();
+    post.resize(k, Cell(0));
     let mut buf = [Cell(0); 8];
     while let Some((n, f_now)) = fr.pop_with_f() {
         if fr.expanded % CLOCK_EVERY == 0 {
@@ -89,13 +140,11 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
         post.copy_from_slice(fr.post(n));
         unit_f.copy_from_slice(fr.unit_words(n));
         if let Some(mb) = merged {
-            mb.eval(&unit_f, &mut scratch);
+            mb.eval(unit_f, scratch);
         }
-        if m.next == 0 && m.t >= settle && post == p.goals {
-            return Ok(Some(GroupPlan {
-                paths: fr.paths_to(n),
-                cost: u64::from(m.g),
-            }));
+        if m.next == 0 && m.t >= settle && *post == p.goals {
+            fr.paths_into(n, nodes, paths);
+            return Ok(Some(u64::from(m.g)));
         }
         let i = m.next as usize;
         let from = pre[i];
@@ -123,7 +172,7 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
             let mut child_f = 0;
             if let Some(mb) = merged {
                 child_f = unit_f[i] + step + d - p.dist[i].get(from);
-                child = child.with_f(mb.eval_one(&unit_f, &scratch, i, child_f));
+                child = child.with_f(mb.eval_one(unit_f, scratch, i, child_f));
             }
             if i + 1 == k {
                 child.t += 1;
@@ -149,11 +198,11 @@ fn run(p: &GroupProblem, budget: &Budget, fr: &mut Frontier) -> Result<Option<Gr
                 unit_f[i] = child_f;
             }
             if i + 1 == k {
-                standard_key(&mut key, child.t.min(horizon), &post);
-                fr.push_with(&key, &post, &post, child, &unit_f);
+                standard_key(key, child.t.min(horizon), post);
+                fr.push_with(key, post, post, child, unit_f);
             } else {
-                intermediate_key(&mut key, p.grid, m.t.min(horizon), i + 1, &pre, &post);
-                fr.push_with(&key, &pre, &post, child, &unit_f);
+                intermediate_key(key, p.grid, m.t.min(horizon), i + 1, pre, post);
+                fr.push_with(key, pre, post, child, unit_f);
             }
             post[i] = from;
             if let Some(v) = own_f {

@@ -21,8 +21,8 @@ pub struct PathTable {
     /// One unit on each (tick, cell), for swap and crossing checks. Exact
     /// while no two stored paths overlap (true of an illegal move table).
     who: Vec<u32>,
-    /// Stored path of each unit id, if any.
-    paths: Vec<Option<Vec<Cell>>>,
+    /// Stored path of each unit id (empty if none).
+    paths: Vec<Vec<Cell>>,
 }
 
 impl PathTable {
@@ -34,7 +34,23 @@ impl PathTable {
             ticks: 1,
             count: vec![0; cells],
             who: vec![NOBODY; cells],
-            paths: vec![None; units],
+            paths: vec![Vec::new(); units],
+        }
+    }
+
+    /// Empties the table for `units` unit ids on `grid`, keeping its memory.
+    pub fn reset(&mut self, grid: &Grid, units: usize) {
+        self.cells = grid.cell_count();
+        self.ticks = 1;
+        self.count.clear();
+        self.count.resize(self.cells, 0);
+        self.who.clear();
+        self.who.resize(self.cells, NOBODY);
+        for path in &mut self.paths {
+            path.clear();
+        }
+        if self.paths.len() < units {
+            self.paths.resize_with(units, Vec::new);
         }
     }
 
@@ -52,18 +68,14 @@ impl PathTable {
     pub fn add(&mut self, unit: usize, path: &[Cell]) {
         debug_assert!(!path.is_empty());
         if unit >= self.paths.len() {
-            self.paths.resize(unit + 1, None);
+            self.paths.resize_with(unit + 1, Vec::new);
         }
         self.remove(unit);
         if path.len() > self.ticks {
             let last = (self.ticks - 1) * self.cells;
-            let (count_row, who_row) = (
-                self.count[last..last + self.cells].to_vec(),
-                self.who[last..last + self.cells].to_vec(),
-            );
             for _ in self.ticks..path.len() {
-                self.count.extend_from_slice(&count_row);
-                self.who.extend_from_slice(&who_row);
+                self.count.extend_from_within(last..last + self.cells);
+                self.who.extend_from_within(last..last + self.cells);
             }
             self.ticks = path.len();
         }
@@ -72,12 +84,12 @@ impl PathTable {
             self.count[i] += 1;
             self.who[i] = unit as u32;
         }
-        self.paths[unit] = Some(path.to_vec());
+        self.paths[unit].extend_from_slice(path);
     }
 
     /// Removes the path of `unit`, if stored.
     pub fn remove(&mut self, unit: usize) {
-        let Some(path) = self.paths.get_mut(unit).and_then(Option::take) else {
+        let Some(path) = self.paths.get(unit).filter(|p| !p.is_empty()) else {
             return;
         };
         for t in 0..self.ticks {
@@ -87,12 +99,13 @@ impl PathTable {
                 self.who[i] = NOBODY;
             }
         }
+        self.paths[unit].clear();
     }
 
     /// Where a stored unit is at tick `t`.
     #[inline]
     fn at(&self, unit: u32, t: usize) -> Option<Cell> {
-        let path = self.paths.get(unit as usize)?.as_ref()?;
+        let path = self.paths.get(unit as usize).filter(|p| !p.is_empty())?;
         Some(path[t.min(path.len() - 1)])
     }
 
