@@ -16,9 +16,10 @@
 //! The sub-problem is small (at most [`MAX_MEMBERS`] units on a window a few
 //! cells wider than the stuck unit's next [`REACH`] steps) and its search
 //! bounded in nodes, so the repair costs the same on every machine and
-//! fails fast when the crowd is too dense for it. Unlike a tick's window
-//! searches, a repair allocates (its window's map and distance tables, the
-//! OD search's nodes): it is rare, a stuck cluster's, not the hot path.
+//! fails fast when the crowd is too dense for it. A repair's memory (its
+//! window's map and distance tables, the OD search's nodes) is kept for the
+//! next one ([`RepairMemory`]): once grown to the largest window and search
+//! met, repairs allocate nothing.
 
 use std::time::Instant;
 
