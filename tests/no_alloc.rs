@@ -1,7 +1,8 @@
 //! Steady state allocates nothing: after warm-up, a WHCA* tick (replanning the
 //! due units and moving everyone) makes zero heap allocations, unless it ran
-//! a joint repair of stuck units (rare: its OD search allocates). Checked with
-//! a counting global allocator on the seed's scenario, single-threaded.
+//! a joint repair of stuck units (rare; the first repairs grow the memory
+//! that later ones reuse). Checked with a counting global allocator on the
+//! seed's scenario, single-threaded.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -61,8 +62,7 @@ fn whca_ticks_allocate_nothing_after_warm_up() {
         sim.step();
     }
     // A joint repair of units stuck together (a rare event, not the tick's
-    // hot path) allocates its OD search's memory; every other tick must
-    // allocate nothing.
+    // hot path) may grow its memory; every other tick must allocate nothing.
     let (mut plain, mut repaired) = (0, 0);
     for _ in 0..60 {
         let repairs = sim.planner_stats().repairs;

@@ -112,12 +112,8 @@ impl Grid {
             region_size: Vec::new(),
             blocks: Vec::new(),
             moves: Vec::new(),
-            move_delta: MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64),
-            row_magic: if width <= 1 << 16 {
-                (1u64 << 48).div_ceil(width.max(1) as u64)
-            } else {
-                0
-            },
+            move_delta: move_deltas(width),
+            row_magic: row_magic(width),
         };
         grid.label_regions();
         grid
@@ -386,12 +382,8 @@ impl Grid {
         self.connectivity = connectivity;
         self.corner_cutting = corner_cutting;
         self.blocks.clear();
-        self.move_delta = MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64);
-        self.row_magic = if width <= 1 << 16 {
-            (1u64 << 48).div_ceil(width.max(1) as u64)
-        } else {
-            0
-        };
+        self.move_delta = move_deltas(width);
+        self.row_magic = row_magic(width);
         self.label_regions_with(stack);
     }
 
@@ -462,6 +454,20 @@ impl Grid {
             }
         }
         sizes
+    }
+}
+
+/// Index offset of each move on a map `width` cells wide.
+fn move_deltas(width: u32) -> [i64; 8] {
+    MOVE_OFFSETS.map(|(dx, dy)| dx as i64 + dy as i64 * width as i64)
+}
+
+/// `ceil(2^48 / width)` (0 for widths above 2^16), for [`Grid::xy`].
+fn row_magic(width: u32) -> u64 {
+    if width <= 1 << 16 {
+        (1u64 << 48).div_ceil(width.max(1) as u64)
+    } else {
+        0
     }
 }
 

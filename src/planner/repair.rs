@@ -1,9 +1,9 @@
 //! Joint repair of units stuck together: when a unit has made no progress
 //! for a while, or has been pushed off a goal it had reached (units taking
 //! turns on a corridor's goals), the few units around it and on its way
-//! are planned at once,
-//! optimally, with Standley's operator decomposition (OD) on a small window
-//! of the map, around every other unit's reservations.
+//! are planned at once, optimally, with Standley's operator decomposition
+//! (OD) on a small window of the map, around every other unit's
+//! reservations.
 //!
 //! A windowed planner plans one unit at a time; where units must pass each
 //! other through a bay, or a line must back out of a corridor for another,
@@ -72,8 +72,9 @@ pub struct RepairMemory {
     other_cells: Vec<Cell>,
     starts: Vec<Cell>,
     goals: Vec<Cell>,
-    reach: Vec<bool>,
-    queue: Vec<Cell>,
+    /// Window cells covered by units of several cells (walls for the search).
+    bodies: Vec<bool>,
+    stack: Vec<Cell>,
     /// The window's map.
     sub: Option<Grid>,
     /// The other units' paths in it.
@@ -115,9 +116,9 @@ impl Window {
 /// Finds a joint plan for the cluster around unit `stuck`. `distance(u, c)`
 /// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
 /// most cells a plan may hold (the reservation table's reach: a plan that
-/// moves nobody within it is no plan); the search
-/// gives up at `deadline`. Returns whether it found a plan that moves
-/// someone (then in `memory.plan`), and the nodes expanded.
+/// moves nobody within it is no plan); the search gives up at `deadline`.
+/// Returns whether it found a plan that moves someone (then in
+/// `memory.plan`), and the nodes expanded.
 pub fn plan_cluster(
     memory: &mut RepairMemory,
     world: &World,
@@ -200,8 +201,8 @@ fn plan_in_window(
         other_cells,
         starts,
         goals,
-        reach,
-        queue,
+        bodies,
+        stack,
         sub,
         around,
         group,
@@ -238,8 +239,8 @@ fn plan_in_window(
     let horizon = (table.last_tick() - now + 1) as usize;
     others.clear();
     other_cells.clear();
-    reach.clear();
-    reach.resize(cells, false);
+    bodies.clear();
+    bodies.resize(cells, false);
     for c in 0..cells as u32 {
         let cell = window.global(grid, Cell(c));
         for t in 0..horizon {
@@ -250,7 +251,7 @@ fn plan_in_window(
                 continue;
             }
             if !units.kind[o.index()].is_cell() {
-                reach[c as usize] = true;
+                bodies[c as usize] = true;
                 continue;
             }
             let k = match others.iter().position(|&u| u == o) {
@@ -265,7 +266,6 @@ fn plan_in_window(
         }
     }
     let sub = sub.get_or_insert_with(|| Grid::new(1, 1, vec![false], grid.connectivity()));
-    let bodies = &*reach;
     sub.rebuild(
         window.w,
         window.h + 1,
@@ -276,7 +276,7 @@ fn plan_in_window(
                 && grid.is_passable(window.global(grid, Cell(c)))
                 && !bodies[c as usize]
         }),
-        queue,
+        stack,
     );
     let around = around.get_or_insert_with(|| PathTable::new(sub, 0));
     around.reset(sub, others.len());
@@ -298,9 +298,10 @@ fn plan_in_window(
     let last = horizon as u32 - 1;
     goals.clear();
     for (k, &u) in members.iter().enumerate() {
-        reachable_from(sub, starts[k], reach, queue);
         let free = |c: Cell, goals: &[Cell]| {
-            reach[c.index()] && !goals.contains(&c) && around.conflicts(sub, last, c, c) == 0
+            sub.reachable(starts[k], c)
+                && !goals.contains(&c)
+                && around.conflicts(sub, last, c, c) == 0
         };
         let own = window.local(grid, units.goal[u.index()]);
         let goal = match own.filter(|&g| free(g, goals)) {
@@ -340,24 +341,6 @@ fn plan_in_window(
         out.extend(p.iter().map(|&c| window.global(grid, c)));
     }
     (Attempt::Plan, expanded)
-}
-
-/// Marks in `reach` the window cells reachable from `from` (walls aside).
-fn reachable_from(grid: &Grid, from: Cell, reach: &mut [bool], queue: &mut Vec<Cell>) {
-    reach.fill(false);
-    queue.clear();
-    reach[from.index()] = true;
-    queue.push(from);
-    let mut next = [Cell(0); 8];
-    while let Some(c) = queue.pop() {
-        let n = grid.neighbors(c, &mut next);
-        for &d in &next[..n] {
-            if d.index() < reach.len() && !reach[d.index()] {
-                reach[d.index()] = true;
-                queue.push(d);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1057,9 +1057,8 @@ impl WindowedHca {
     /// [`repair`]) and commits their plans if every one is still free in
     /// the table; otherwise leaves every plan as it was. Each unit then
     /// follows its joint plan to its end. The search stops at `deadline`
-    /// (the tick's wall-clock budget), so a repair never runs a tick over
-    /// by more than one distance table's worth. Returns whether plans
-    /// changed.
+    /// (the tick's wall-clock budget; OD reads the clock every few hundred
+    /// expansions). Returns whether plans changed.
     fn repair(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
         crate::profile_zone!("joint repair");
         self.stats.repairs += 1;

@@ -102,8 +102,6 @@ impl Frontier {
         }
     }
 
-    /// Stores `words` per-unit numbers with each node (given to
-    /// [`Frontier::push_with`], read back with [`Frontier::unit_words`]).
     /// Empties the frontier for a new search of `k` units, keeping its
     /// memory.
     pub(crate) fn reset(&mut self, k: usize) {
@@ -119,6 +117,8 @@ impl Frontier {
         self.unit_words.clear();
     }
 
+    /// Stores `words` per-unit numbers with each node (given to
+    /// [`Frontier::push_with`], read back with [`Frontier::unit_words`]).
     pub(crate) fn set_unit_words(&mut self, words: usize) {
         self.words = words;
     }
@@ -274,22 +274,9 @@ impl Frontier {
 
     /// Positions per tick of the standard nodes from the root to `n`, per unit.
     pub(crate) fn paths_to(&self, n: u32) -> Vec<Vec<Cell>> {
-        let mut ticks = Vec::new();
-        let mut cur = n;
-        loop {
-            let m = self.meta(cur);
-            if m.next == 0 {
-                ticks.push(self.post(cur).to_vec());
-            }
-            if m.parent == u32::MAX {
-                break;
-            }
-            cur = m.parent;
-        }
-        ticks.reverse();
-        (0..self.k)
-            .map(|i| ticks.iter().map(|row| row[i]).collect())
-            .collect()
+        let mut paths = Vec::new();
+        self.paths_into(n, &mut Vec::new(), &mut paths);
+        paths
     }
 }
 

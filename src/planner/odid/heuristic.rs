@@ -2,7 +2,7 @@
 //! breadth-first table from each goal, so A* updates the sum of distances
 //! with two lookups per move assignment.
 
-use crate::distance::bfs_distances;
+use crate::distance::{bfs_distances, bfs_distances_into};
 use crate::map::{Cell, Grid};
 
 /// Marks a cell from which the goal cannot be reached.
@@ -31,28 +31,7 @@ impl DistanceTable {
     /// Refills this table with the moves to `goal` on `grid`, reusing its
     /// memory (`queue` is scratch).
     pub(crate) fn refill(&mut self, grid: &Grid, goal: Cell, queue: &mut Vec<Cell>) {
-        self.dist.clear();
-        self.dist.resize(grid.cell_count(), UNREACHABLE);
-        queue.clear();
-        if !grid.is_passable(goal) {
-            return;
-        }
-        self.dist[goal.index()] = 0;
-        queue.push(goal);
-        let mut head = 0;
-        let mut next = [Cell(0); 8];
-        while head < queue.len() {
-            let c = queue[head];
-            head += 1;
-            let d = self.dist[c.index()] + 1;
-            let n = grid.neighbors(c, &mut next);
-            for &nb in &next[..n] {
-                if self.dist[nb.index()] == UNREACHABLE {
-                    self.dist[nb.index()] = d;
-                    queue.push(nb);
-                }
-            }
-        }
+        bfs_distances_into(grid, goal, &mut self.dist, queue);
     }
 
     /// Moves from `cell` to the goal, or [`UNREACHABLE`].

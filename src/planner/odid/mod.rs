@@ -280,8 +280,9 @@ pub(crate) struct GroupMemory {
 
 /// The memory of an emptied vector of references, for references of
 /// another lifetime: collecting a vector's own iterator into a vector of a
-/// type of the same size reuses its buffer (`tests/no_alloc.rs` would see
-/// it if a standard library stopped doing so).
+/// type of the same size reuses its buffer (the standard library does so
+/// today without promising it; if it stopped, each repair would allocate
+/// this one small vector again).
 fn recycle<'a, 'b, T>(mut v: Vec<&'a T>) -> Vec<&'b T> {
     v.clear();
     v.into_iter().map(|_| -> &'b T { unreachable!() }).collect()
