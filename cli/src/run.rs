@@ -654,5 +654,11 @@ pub fn print_summary(s: &RunSummary) {
             s.repairs, s.repairs_kept
         );
     }
+    if s.way_clearings > 0 {
+        println!(
+            "ways cleared         {} ({} kept)",
+            s.way_clearings, s.way_clearings_kept
+        );
+    }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

@@ -93,6 +93,11 @@ pub struct RunSummary {
     pub repairs: u64,
     /// See [`RunSummary::repairs`].
     pub repairs_kept: u64,
+    /// Ways cleared for stalled units with footprints tried, and how many
+    /// were kept.
+    pub way_clearings: u64,
+    /// See [`RunSummary::way_clearings`].
+    pub way_clearings_kept: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

@@ -940,6 +940,8 @@ impl Simulation {
             promotions_rolled_back: stats.promotions_rolled_back,
             repairs: stats.repairs,
             repairs_kept: stats.repairs_kept,
+            way_clearings: stats.way_clearings,
+            way_clearings_kept: stats.way_clearings_kept,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

@@ -61,6 +61,11 @@ pub struct PlannerStats {
     pub repairs: u64,
     /// See [`PlannerStats::repairs`].
     pub repairs_kept: u64,
+    /// Ways cleared for stalled units with footprints tried (the units in
+    /// the way planned around them), and how many were kept.
+    pub way_clearings: u64,
+    /// See [`PlannerStats::way_clearings`].
+    pub way_clearings_kept: u64,
 }
 
 /// What one tick's planning did.

@@ -103,6 +103,18 @@ const REPAIR_AFTER_WINDOWS: u32 = 2;
 /// in the sequential commit phase.
 const REPAIRS_PER_TICK: u32 = 1;
 
+/// Units with a footprint stalled for [`REPAIR_AFTER_WINDOWS`] windows
+/// whose way is cleared per tick at most (see
+/// [`WindowedHca::clear_way`]): each runs a few window searches in the
+/// sequential commit phase.
+const WAY_CLEARINGS_PER_TICK: u32 = 2;
+/// Tries of one way clearing: after each failed one, the units around the
+/// unit that found no way out join it.
+const CLEARING_ROUNDS: usize = 3;
+/// Moves along its way within which the units in a stalled body's way are
+/// moved aside for it.
+const WAY_REACH: u32 = 6;
+
 /// Nodes one windowed search may create: each expansion creates at most 9
 /// (8 moves and a wait).
 fn search_nodes(window: u32) -> usize {
@@ -180,6 +192,11 @@ pub struct WindowedHca {
     repair_fails: Vec<u8>,
     scripted_until: Vec<u32>,
     repairs_left: u32,
+    /// Way clearings for stalled bodies left this tick (see
+    /// [`WAY_CLEARINGS_PER_TICK`]).
+    clearings_left: u32,
+    /// Scratch of the window searches of a way clearing.
+    way_scratch: WorkerScratch,
     /// Per unit, its whole joint plan (empty if none) and the tick of its
     /// first cell: the table reaches a window ahead, so a longer joint plan
     /// is committed a piece at a time (see [`Self::continue_scripts`]).
@@ -201,6 +218,10 @@ pub struct WindowedHca {
     last: TickWork,
 }
 
+/// A plan set aside by a promotion: unit, start tick, its cells' range in
+/// [`Promotion::cells`] and its motions' range in [`Promotion::motions`].
+type SavedPlan = (Slot, u32, std::ops::Range<usize>, std::ops::Range<usize>);
+
 /// Scratch for [`WindowedHca::promote`].
 #[derive(Default)]
 struct Promotion {
@@ -212,10 +233,19 @@ struct Promotion {
     /// Every unit of the current attempt (none of them may be overridden
     /// again), in order.
     involved: Vec<Slot>,
-    /// Their old plans: (unit, start tick, range in `cells`), to restore if
-    /// the attempt fails.
-    saved: Vec<(Slot, u32, std::ops::Range<usize>)>,
+    /// Their old plans: (unit, start tick, range in `cells`, range in
+    /// `motions`, empty for a one-cell unit), to restore if the attempt
+    /// fails.
+    saved: Vec<SavedPlan>,
     cells: Vec<Cell>,
+    motions: Vec<u8>,
+    /// Claims that keep the units of a way clearing where they are until
+    /// their turn to plan (see [`WindowedHca::clear_way`]): (cell, tick,
+    /// whose).
+    held_in_place: Vec<(Cell, u32, Slot)>,
+    /// The cells of a stalled body's way, with the step of the way each
+    /// lies on.
+    way: Vec<(Cell, u32)>,
     /// Units given a new plan so far in the current attempt.
     moved: Vec<Slot>,
     /// Nodes the promoted searches expanded since the commit loop last
@@ -233,6 +263,7 @@ impl Promotion {
         self.involved.clear();
         self.saved.clear();
         self.cells.clear();
+        self.motions.clear();
         self.moved.clear();
         for &u in units {
             save_plan(self, world, u);
@@ -245,11 +276,16 @@ impl Promotion {
     /// Undoes an attempt: every saved unit's plan back as it was (the new
     /// plans of those units are released first).
     fn restore(&self, world: &mut World) {
-        for &(u, _, _) in &self.saved {
+        for &(u, ..) in &self.saved {
             world.release_plan(u);
         }
-        for (u, start, range) in self.saved.iter().cloned() {
-            world.commit_plan(u, start, &self.cells[range]);
+        for (u, start, cells, motions) in self.saved.iter().cloned() {
+            if motions.is_empty() {
+                world.commit_plan(u, start, &self.cells[cells]);
+            } else {
+                let (cells, motions) = (&self.cells[cells], &self.motions[motions]);
+                world.commit_footprint_plan(u, start, cells, motions);
+            }
         }
     }
 }
@@ -337,6 +373,8 @@ impl WindowedHca {
             repair_fails: vec![0; units],
             scripted_until: vec![0; units],
             repairs_left: REPAIRS_PER_TICK,
+            clearings_left: WAY_CLEARINGS_PER_TICK,
+            way_scratch: WorkerScratch::new(window as usize + 2, 0),
             scripts: vec![Vec::new(); units],
             script_start: vec![0; units],
             // Room for a few joint plans at once, so that starting and
@@ -356,6 +394,9 @@ impl WindowedHca {
                 involved: Vec::with_capacity(MAX_INVOLVED),
                 saved: Vec::with_capacity(MAX_INVOLVED),
                 cells: Vec::with_capacity(MAX_INVOLVED * (window as usize + 1)),
+                motions: Vec::with_capacity(MAX_INVOLVED * (window as usize + 3)),
+                held_in_place: Vec::with_capacity(MAX_INVOLVED * 9 * (window as usize + 1)),
+                way: Vec::with_capacity(9 * WAY_REACH as usize),
                 moved: Vec::with_capacity(MAX_INVOLVED),
                 expanded: 0,
                 rank: None,
@@ -828,8 +869,10 @@ impl WindowedHca {
             }
             if !kind.is_cell() {
                 // Units with footprints are not promoted: they ask the way
-                // of the units on it (see `footprint_window`).
-                return false;
+                // of the units on it (see `footprint_window`), and when
+                // that does not free it, the way is cleared for them.
+                drop(h);
+                return self.note_body_progress(world, a, deadline);
             }
             // Right of way (Silver's unit priorities, set by the game): a
             // unit that outranks others and whose window falls short of the
@@ -907,6 +950,294 @@ impl WindowedHca {
         true
     }
 
+    /// After a window search of unit `a`, of a kind with a footprint: if it
+    /// has made no progress for [`REPAIR_AFTER_WINDOWS`] windows, or was
+    /// pushed off its goal, clears its way (see [`Self::clear_way`]), with
+    /// the same back-off after failures as a joint repair. Returns whether
+    /// plans changed.
+    fn note_body_progress(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        deadline: Option<Instant>,
+    ) -> bool {
+        let i = a.index();
+        let now = world.now();
+        let stuck = !world.units.at_goal(a)
+            && (now.saturating_sub(world.units.progress_tick[i])
+                >= REPAIR_AFTER_WINDOWS * self.window
+                || world.units.best_distance[i] == 0);
+        if !stuck
+            || now < self.repair_from[i]
+            || self.clearings_left == 0
+            || deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return false;
+        }
+        self.clearings_left -= 1;
+        let shift = self.repair_fails[i].min(3);
+        self.repair_from[i] = now + (self.window << shift);
+        if self.clear_way(world, a, deadline) {
+            self.repair_fails[i] = 0;
+            return true;
+        }
+        self.repair_fails[i] = self.repair_fails[i].saturating_add(1);
+        false
+    }
+
+    /// Clears the way of unit `a`, a stalled body: the units standing or
+    /// parked on its way for [`WAY_REACH`] moves (bodies as well as single
+    /// cells; none outranking it, none following a joint plan) set their
+    /// plans aside and plan their windows again, the farthest along the way
+    /// first, each priced to end off the way, while unit `a` stays where it
+    /// is; then unit `a` plans. A unit in the way that finds no plan is
+    /// boxed in: the units around it join and plan before it, and the
+    /// clearing starts over, up to [`CLEARING_ROUNDS`] times. Kept only if
+    /// every one finds a plan and unit `a`'s brings it closer to its goal;
+    /// otherwise every plan is put back as it was, so no collision can come
+    /// of it. (Bodies wedged against each other wait for good on way
+    /// requests alone: the body in the way is itself stalled, and a request
+    /// only prices its cells.) Returns whether plans changed.
+    fn clear_way(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        crate::profile_zone!("clear way");
+        self.stats.way_clearings += 1;
+        let i = a.index();
+        let now = world.now();
+        let kind = world.units.kind[i];
+        let from = world.units.position[i];
+        // The units in the way, nearest first, and the way's cells.
+        let p = &mut self.promotion;
+        let (in_way, way) = (&mut p.victims[0], &mut p.way);
+        in_way.clear();
+        way.clear();
+        let start_distance = {
+            let grid = &*world.grid;
+            let at = Body {
+                grid,
+                fit: world.fit_grid(kind.size),
+                size: kind.size as u32,
+            };
+            let mut h = self.heuristics[i].lock();
+            let table = &world.table;
+            along_gradient(&at, &mut h, from, WAY_REACH, &mut |step, c| {
+                way.push((c, step));
+                for b in [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
+                    .into_iter()
+                    .flatten()
+                {
+                    if b != a && !in_way.contains(&b) {
+                        in_way.push(b);
+                    }
+                }
+            });
+            h.distance(at.fit, from)
+        };
+        // The planning order: the units in the way, farthest first, then
+        // unit `a`.
+        let mut order = std::mem::take(in_way);
+        if order.is_empty()
+            || order.len() >= MAX_INVOLVED
+            || !order.iter().all(|&b| self.may_clear(world, a, b))
+        {
+            order.clear();
+            self.promotion.victims[0] = order;
+            return false;
+        }
+        order.reverse();
+        order.push(a);
+        let mut kept = false;
+        for _ in 0..CLEARING_ROUNDS {
+            self.promotion.set_aside(world, &order);
+            // Every unit stays where it is until its turn, so that the
+            // ones before it plan around it.
+            self.promotion.held_in_place.clear();
+            self.claim_way(world, a);
+            self.hold_in_place(world, &order);
+            let mut failed = None;
+            for (k, &u) in order.iter().enumerate() {
+                self.release_in_place(world, Some(u));
+                if !self.plan_alone(world, u, deadline) {
+                    failed = Some(k);
+                    break;
+                }
+            }
+            self.release_in_place(world, None);
+            if failed.is_none() {
+                let end = *world.units.plan(a).last().expect("plans are never empty");
+                let mut h = self.heuristics[i].lock();
+                if h.distance(world.fit_grid(kind.size), end) < start_distance {
+                    kept = true;
+                    break;
+                }
+            }
+            self.promotion.restore(world);
+            let Some(k) = failed.filter(|&k| order[k] != a) else {
+                break;
+            };
+            // A unit in the way found no plan: the units around it plan
+            // before it.
+            let boxed = order[k];
+            let before = order.len();
+            let r = world.rect_of(boxed);
+            let (w, h) = (world.grid.width(), world.grid.height());
+            for y in r.y0.saturating_sub(1)..=(r.y1 + 1).min(h - 1) {
+                for x in r.x0.saturating_sub(1)..=(r.x1 + 1).min(w - 1) {
+                    let c = world.grid.cell(x, y);
+                    let table = &world.table;
+                    let soon = (now..now + 3).map(|t| table.occupant(c, t));
+                    for b in soon.chain([table.hold(c).map(|(b, _)| b)]).flatten() {
+                        if !order.contains(&b) && self.may_clear(world, a, b) {
+                            order.insert(k, b);
+                        }
+                    }
+                }
+            }
+            if order.len() == before || order.len() > MAX_INVOLVED {
+                break;
+            }
+        }
+        order.clear();
+        self.promotion.victims[0] = order;
+        if !kept {
+            return false;
+        }
+        let next = now + (self.window / 2).max(1);
+        for k in 0..self.promotion.saved.len() {
+            let u = self.promotion.saved[k].0;
+            world.units.set_flag(u, UnitFlags::STUCK, false);
+            world.units.next_replan[u.index()] = next;
+            self.stalled[u.index()] = 0;
+        }
+        self.stats.way_clearings_kept += 1;
+        true
+    }
+
+    /// Claims the cells each of `units` covers now (see
+    /// [`World::rect_of`]) for the window ahead as well, where still free:
+    /// while the units of a way clearing plan one after another, those yet
+    /// to plan stand still (see [`Self::clear_way`]).
+    /// [`Self::release_in_place`] drops them.
+    fn hold_in_place(&mut self, world: &World, units: &[Slot]) {
+        let now = world.now();
+        let held = &mut self.promotion.held_in_place;
+        let last = world.table.last_tick().min(now + self.window);
+        for &u in units {
+            let r = world.rect_of(u);
+            let prio = world.units.priority[u.index()];
+            for t in now + 1..=last {
+                for y in r.y0..=r.y1 {
+                    for x in r.x0..=r.x1 {
+                        let c = world.grid.cell(x, y);
+                        if world.table.claim(c, t, u, prio).is_ok() {
+                            held.push((c, t, u));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Claims for stalled unit `a` the cells of its way (see
+    /// [`Promotion::way`]) from the tick it could reach them, moving
+    /// straight on, plus the ticks its body takes to clear a cell, to the
+    /// window's end, where still free: the units in its way plan off it in
+    /// time. Dropped with `a`'s claims of [`Self::hold_in_place`].
+    fn claim_way(&mut self, world: &World, a: Slot) {
+        let now = world.now();
+        let kind = world.units.kind[a.index()];
+        let (pace, lag) = (kind.pace as u32, kind.size as u32 * kind.pace as u32);
+        let prio = world.units.priority[a.index()];
+        let last = world.table.last_tick().min(now + self.window);
+        let p = &mut self.promotion;
+        for &(c, step) in &p.way {
+            for t in now + step * pace + lag..=last {
+                if world.table.is_free(c, t, a) && world.table.claim(c, t, a, prio).is_ok() {
+                    p.held_in_place.push((c, t, a));
+                }
+            }
+        }
+    }
+
+    /// Drops the claims of [`Self::hold_in_place`]: unit `only`'s, or all.
+    fn release_in_place(&mut self, world: &World, only: Option<Slot>) {
+        self.promotion.held_in_place.retain(|&(c, t, u)| {
+            let drop = only.is_none_or(|o| o == u);
+            if drop {
+                world.table.release(c, t, u);
+            }
+            !drop
+        });
+    }
+
+    /// Whether unit `b` may be moved out of stalled unit `a`'s way: it does
+    /// not outrank `a`, follows no joint plan, and takes part in planning.
+    fn may_clear(&self, world: &World, a: Slot, b: Slot) -> bool {
+        let f = world.units.flags[b.index()];
+        world.units.priority[b.index()] <= world.units.priority[a.index()]
+            && self.scripted_until[b.index()] <= world.now()
+            && !f.has(UnitFlags::UNREACHABLE)
+            && !f.any(UnitFlags::INACTIVE)
+    }
+
+    /// Plans unit `u`'s window from its cell against the table as it
+    /// stands (its own plan set aside), and commits the plan if it found
+    /// one. Runs in the sequential commit phase; counts its nodes into the
+    /// promotions' count.
+    fn plan_alone(&mut self, world: &mut World, u: Slot, deadline: Option<Instant>) -> bool {
+        let now = world.now();
+        let w = self.window;
+        let i = u.index();
+        let grid = world.grid.clone();
+        let mut h = self.heuristics[i].lock();
+        if !world.units.kind[i].is_cell() {
+            let scratch = &mut self.way_scratch;
+            scratch.extra.clear();
+            let Some((found, expanded)) =
+                footprint_window(world, u, w, deadline, &mut h, scratch, &|_| false)
+            else {
+                return false;
+            };
+            drop(h);
+            self.promotion.expanded += expanded as u64;
+            self.stats.expanded += expanded as u64;
+            if found {
+                world.commit_footprint_plan(u, now, &scratch.path, &scratch.motions);
+            }
+            return found;
+        }
+        let query = SpaceTimeQuery {
+            unit: u,
+            start: world.units.position[i],
+            start_tick: now,
+            goal: world.units.goal[i],
+            depth: Depth::Window(w),
+            goal_wait_cost: 0,
+            max_expansions: EXPANSIONS_PER_WINDOW_TICK * w as usize,
+            deadline,
+            overriding: None,
+        };
+        h.ensure_started(&grid);
+        let p = &mut self.promotion;
+        let found = p.search.search(
+            &grid,
+            &world.table,
+            &query,
+            &mut UnitOracle {
+                heuristic: &mut h,
+                grid: &grid,
+            },
+            &|_| 0,
+            &mut p.paths[0],
+        ) && !p.search.aborted;
+        drop(h);
+        p.expanded += p.search.expanded as u64;
+        self.stats.expanded += p.search.expanded as u64;
+        if found {
+            world.commit_plan(u, now, &p.paths[0]);
+        }
+        found
+    }
+
     /// Silver's unit priorities: unit `a` is promoted for one search, in
     /// which other units' reservations count as free (at a cost). The units
     /// it overrides (its victims) drop their plans and plan again around its
@@ -918,6 +1249,7 @@ impl WindowedHca {
         p.involved.clear();
         p.saved.clear();
         p.cells.clear();
+        p.motions.clear();
         p.moved.clear();
         save_plan(p, world, a);
         if self.push(world, a, PUSH_DEPTH, deadline) {
@@ -1267,6 +1599,7 @@ impl Planner for WindowedHca {
         self.batch_size = batch_size(self.live_units);
         self.own_grants_left = OWN_SEARCHES_PER_TICK;
         self.repairs_left = REPAIRS_PER_TICK;
+        self.clearings_left = WAY_CLEARINGS_PER_TICK;
         self.continue_scripts(world);
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
@@ -1604,10 +1937,17 @@ impl WindowSearch<'_> {
 
 /// Records unit `u`'s plan as it is, and marks it involved in a promotion.
 fn save_plan(p: &mut Promotion, world: &World, u: Slot) {
-    let from = p.cells.len();
+    let (from, from_motions) = (p.cells.len(), p.motions.len());
     p.cells.extend_from_slice(world.units.plan(u));
-    p.saved
-        .push((u, world.units.plan_start[u.index()], from..p.cells.len()));
+    if !world.units.kind[u.index()].is_cell() {
+        p.motions.extend_from_slice(world.units.plan_motions(u));
+    }
+    p.saved.push((
+        u,
+        world.units.plan_start[u.index()],
+        from..p.cells.len(),
+        from_motions..p.motions.len(),
+    ));
     p.involved.push(u);
 }
 
@@ -1709,8 +2049,38 @@ struct Body<'a> {
 }
 
 /// Follows the true-distance gradient (on the anchors the body fits on)
-/// from `from` for up to `steps` moves and collects every cell of the body
-/// along it held by another unit than `a`: the cells unit `a` will ask
+/// from `from` for up to `steps` moves and calls `f(step, cell)` for every
+/// cell of the body along it (`step` counts from 1): the unit's way, as
+/// far as a plan ignoring other units would take it.
+fn along_gradient(
+    at: &Body<'_>,
+    h: &mut Heuristic,
+    from: Cell,
+    steps: u32,
+    f: &mut dyn FnMut(u32, Cell),
+) {
+    let fit = at.fit;
+    let mut cur = from;
+    let mut d = h.distance(fit, cur);
+    let mut buf = [Cell(0); 8];
+    for step in 1..=steps {
+        if d == 0 || d == UNREACHABLE {
+            break;
+        }
+        let n = fit.neighbors(cur, &mut buf);
+        let Some(&next) = buf[..n].iter().find(|&&c| h.distance(fit, c) < d) else {
+            break;
+        };
+        for c in body(at.grid, next, at.size) {
+            f(step, c);
+        }
+        cur = next;
+        d = h.distance(fit, next);
+    }
+}
+
+/// Every cell of unit `a`'s way for up to `steps` moves (see
+/// [`along_gradient`]) held by another unit: the cells unit `a` will ask
 /// their holders to clear. Reads only, so it runs inside the parallel
 /// search phase; the commit writes the requests.
 fn way_requests(
@@ -1722,26 +2092,11 @@ fn way_requests(
     steps: u32,
     out: &mut Vec<Cell>,
 ) {
-    let fit = at.fit;
-    let mut cur = from;
-    let mut d = h.distance(fit, cur);
-    let mut buf = [Cell(0); 8];
-    for _ in 0..steps {
-        if d == 0 || d == UNREACHABLE {
-            break;
+    along_gradient(at, h, from, steps, &mut |_, c| {
+        if table.hold(c).is_some_and(|(b, _)| b != a) && !out.contains(&c) {
+            out.push(c);
         }
-        let n = fit.neighbors(cur, &mut buf);
-        let Some(&next) = buf[..n].iter().find(|&&c| h.distance(fit, c) < d) else {
-            break;
-        };
-        for c in body(at.grid, next, at.size) {
-            if table.hold(c).is_some_and(|(b, _)| b != a) && !out.contains(&c) {
-                out.push(c);
-            }
-        }
-        cur = next;
-        d = h.distance(fit, next);
-    }
+    });
 }
 
 /// Whether `path` uses a cell claimed by a commit of batch `stamp`, or, for a

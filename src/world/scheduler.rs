@@ -48,7 +48,7 @@ pub struct WorkerScratch {
 }
 
 impl WorkerScratch {
-    fn new(max_path: usize, max_nodes: usize) -> Self {
+    pub(crate) fn new(max_path: usize, max_nodes: usize) -> Self {
         WorkerScratch {
             search: SpaceTimeAStar::with_capacity(max_nodes),
             path: Vec::with_capacity(max_path),
