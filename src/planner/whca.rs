@@ -1216,20 +1216,16 @@ impl WindowedHca {
             deadline,
             overriding: None,
         };
-        h.ensure_started(&grid);
+        drop(h);
         let p = &mut self.promotion;
-        let found = p.search.search(
+        let found = search_cell_window(
+            &mut p.search,
             &grid,
             &world.table,
+            &self.heuristics[i],
             &query,
-            &mut UnitOracle {
-                heuristic: &mut h,
-                grid: &grid,
-            },
-            &|_| 0,
             &mut p.paths[0],
         ) && !p.search.aborted;
-        drop(h);
         p.expanded += p.search.expanded as u64;
         self.stats.expanded += p.search.expanded as u64;
         if found {
@@ -1324,17 +1320,12 @@ impl WindowedHca {
                     },
                 }),
             };
-            let mut h = self.heuristics[u.index()].lock();
-            h.ensure_started(&world.grid);
-            p.search.search(
+            search_cell_window(
+                &mut p.search,
                 &grid,
                 &world.table,
+                &self.heuristics[u.index()],
                 &query,
-                &mut UnitOracle {
-                    heuristic: &mut h,
-                    grid: &grid,
-                },
-                &|_| 0,
                 &mut p.paths[depth],
             )
         };
@@ -1933,6 +1924,32 @@ impl WindowSearch<'_> {
             (scratch.search.expanded + h.expanded() - before) as u32,
         ))
     }
+}
+
+/// The window search of a one-cell unit in the sequential commit phase
+/// (promotions, way clearings), priced by the unit's true distances, into
+/// `out`; returns whether it found a plan.
+fn search_cell_window(
+    search: &mut crate::search::SpaceTimeAStar,
+    grid: &Grid,
+    table: &crate::reservation::ReservationTable,
+    heuristic: &Mutex<Heuristic>,
+    query: &SpaceTimeQuery<'_>,
+    out: &mut Vec<Cell>,
+) -> bool {
+    let mut h = heuristic.lock();
+    h.ensure_started(grid);
+    search.search(
+        grid,
+        table,
+        query,
+        &mut UnitOracle {
+            heuristic: &mut h,
+            grid,
+        },
+        &|_| 0,
+        out,
+    )
 }
 
 /// Records unit `u`'s plan as it is, and marks it involved in a promotion.
