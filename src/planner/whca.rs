@@ -908,32 +908,17 @@ impl WindowedHca {
             return false;
         }
         self.stalled[i] = self.stalled[i].saturating_add(1);
-        let now = world.now();
-        // Stuck: no progress for a while, or pushed off a goal it had
-        // reached (units taking turns on a corridor's goals never stop
-        // progressing by their best distances, but never settle either).
-        let stuck = now.saturating_sub(world.units.progress_tick[i])
-            >= REPAIR_AFTER_WINDOWS * self.window
-            || world.units.best_distance[i] == 0;
-        if stuck
-            && now >= self.repair_from[i]
+        if self.repair_due(world, a)
             && self.repairs_left > 0
             && deadline.is_none_or(|d| Instant::now() < d)
         {
             self.repairs_left -= 1;
-            // After each failure in a row the unit waits twice as long
-            // before the next try (1, 2, 4, then 8 windows).
-            // (On the warehouse map, against a window after every failure:
-            // 1,293 tries instead of 1,771, as many units home, planning
-            // 4.7 s instead of 5.9 s in all.)
-            let shift = self.repair_fails[i].min(3);
-            self.repair_from[i] = now + (self.window << shift);
-            if self.repair(world, a, deadline) {
-                self.repair_fails[i] = 0;
+            let kept = self.repair(world, a, deadline);
+            self.note_repair_try(world, a, kept);
+            if kept {
                 self.stalled[i] = 0;
                 return true;
             }
-            self.repair_fails[i] = self.repair_fails[i].saturating_add(1);
         }
         if self.stalled[i] < PROMOTE_AFTER || deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
@@ -950,47 +935,66 @@ impl WindowedHca {
         true
     }
 
-    /// After a window search of unit `a`, of a kind with a footprint: if it
-    /// has made no progress for [`REPAIR_AFTER_WINDOWS`] windows, or was
-    /// pushed off its goal, clears its way (see [`Self::clear_way`]), with
-    /// the same back-off after failures as a joint repair. Returns whether
-    /// plans changed.
+    /// Whether unit `a` is stuck and due for a repair (a joint one, or a
+    /// cleared way for a body): off its goal with no progress for
+    /// [`REPAIR_AFTER_WINDOWS`] windows, or pushed off a goal it had
+    /// reached (units taking turns on a corridor's goals never stop
+    /// progressing by their best distances, but never settle either), and
+    /// past its back-off (see [`Self::note_repair_try`]).
+    fn repair_due(&self, world: &World, a: Slot) -> bool {
+        let i = a.index();
+        let now = world.now();
+        !world.units.at_goal(a)
+            && (now.saturating_sub(world.units.progress_tick[i])
+                >= REPAIR_AFTER_WINDOWS * self.window
+                || world.units.best_distance[i] == 0)
+            && now >= self.repair_from[i]
+    }
+
+    /// Sets unit `a`'s back-off after a repair try: after each failure in a
+    /// row it waits twice as long before the next (1, 2, 4, then 8
+    /// windows). (On the warehouse map, against a window after every
+    /// failure: 1,293 tries instead of 1,771, as many units home, planning
+    /// 4.7 s instead of 5.9 s in all.)
+    fn note_repair_try(&mut self, world: &World, a: Slot, kept: bool) {
+        let i = a.index();
+        let shift = self.repair_fails[i].min(3);
+        self.repair_from[i] = world.now() + (self.window << shift);
+        self.repair_fails[i] = if kept {
+            0
+        } else {
+            self.repair_fails[i].saturating_add(1)
+        };
+    }
+
+    /// After a window search of unit `a`, of a kind with a footprint:
+    /// clears its way if it is due for a repair (see [`Self::repair_due`],
+    /// [`Self::clear_way`]). Returns whether plans changed.
     fn note_body_progress(
         &mut self,
         world: &mut World,
         a: Slot,
         deadline: Option<Instant>,
     ) -> bool {
-        let i = a.index();
-        let now = world.now();
-        let stuck = !world.units.at_goal(a)
-            && (now.saturating_sub(world.units.progress_tick[i])
-                >= REPAIR_AFTER_WINDOWS * self.window
-                || world.units.best_distance[i] == 0);
-        if !stuck
-            || now < self.repair_from[i]
+        if !self.repair_due(world, a)
             || self.clearings_left == 0
             || deadline.is_some_and(|d| Instant::now() >= d)
         {
             return false;
         }
         self.clearings_left -= 1;
-        let shift = self.repair_fails[i].min(3);
-        self.repair_from[i] = now + (self.window << shift);
-        if self.clear_way(world, a, deadline) {
-            self.repair_fails[i] = 0;
-            return true;
-        }
-        self.repair_fails[i] = self.repair_fails[i].saturating_add(1);
-        false
+        let kept = self.clear_way(world, a, deadline);
+        self.note_repair_try(world, a, kept);
+        kept
     }
 
     /// Clears the way of unit `a`, a stalled body: the units standing or
     /// parked on its way for [`WAY_REACH`] moves (bodies as well as single
     /// cells; none outranking it, none following a joint plan) set their
     /// plans aside and plan their windows again, the farthest along the way
-    /// first, each priced to end off the way, while unit `a` stays where it
-    /// is; then unit `a` plans. A unit in the way that finds no plan is
+    /// first, off the way (claimed for `a`, see [`Self::claim_way`]), each
+    /// unit standing where it is until its turn; then unit `a` plans. A
+    /// unit in the way that finds no plan is
     /// boxed in: the units around it join and plan before it, and the
     /// clearing starts over, up to [`CLEARING_ROUNDS`] times. Kept only if
     /// every one finds a plan and unit `a`'s brings it closer to its goal;
@@ -1187,9 +1191,8 @@ impl WindowedHca {
         let now = world.now();
         let w = self.window;
         let i = u.index();
-        let grid = world.grid.clone();
-        let mut h = self.heuristics[i].lock();
         if !world.units.kind[i].is_cell() {
+            let mut h = self.heuristics[i].lock();
             let scratch = &mut self.way_scratch;
             scratch.extra.clear();
             let Some((found, expanded)) =
@@ -1216,11 +1219,10 @@ impl WindowedHca {
             deadline,
             overriding: None,
         };
-        drop(h);
         let p = &mut self.promotion;
         let found = search_cell_window(
             &mut p.search,
-            &grid,
+            &world.grid,
             &world.table,
             &self.heuristics[i],
             &query,
