@@ -17,6 +17,7 @@
 //! a per-tick budget; what does not fit carries over to the next tick while
 //! the units follow the reserved part of their last plan.
 
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,7 +27,7 @@ use crate::distance::{
     dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
     ReverseResumableAStar, UnitOracle, UNREACHABLE,
 };
-use crate::footprint::{body, for_each_claim, FootprintQuery, Motion};
+use crate::footprint::{body, for_each_claim, FootprintQuery};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 use crate::units::{Slot, UnitFlags};
@@ -269,7 +270,7 @@ impl Promotion {
             save_plan(self, world, u);
         }
         for &u in units {
-            world.release_plan(u);
+            world.release_plan_but_action(u);
         }
     }
 
@@ -1132,7 +1133,9 @@ impl WindowedHca {
                 for y in r.y0..=r.y1 {
                     for x in r.x0..=r.x1 {
                         let c = world.grid.cell(x, y);
-                        if world.table.claim(c, t, u, prio).is_ok() {
+                        if world.table.layer_owner(c, t).is_none()
+                            && world.table.claim(c, t, u, prio).is_ok()
+                        {
                             held.push((c, t, u));
                         }
                     }
@@ -1155,7 +1158,10 @@ impl WindowedHca {
         let p = &mut self.promotion;
         for &(c, step) in &p.way {
             for t in now + step * pace + lag..=last {
-                if world.table.is_free(c, t, a) && world.table.claim(c, t, a, prio).is_ok() {
+                if world.table.is_free(c, t, a)
+                    && world.table.layer_owner(c, t).is_none()
+                    && world.table.claim(c, t, a, prio).is_ok()
+                {
                     p.held_in_place.push((c, t, a));
                 }
             }
@@ -1997,11 +2003,7 @@ fn footprint_window(
     h.set_deadline(deadline);
     let before = h.expanded();
     let (plan, motions) = (ag.plan(a), ag.plan_motions(a));
-    let i0 = (now.saturating_sub(ag.plan_start[i]) as usize).min(plan.len() - 1);
-    let mut j = i0;
-    while j + 1 < plan.len() && !Motion(motions[j]).starts_action() {
-        j += 1;
-    }
+    let Range { start: i0, end: j } = world.action_in_progress(a);
     scratch.path.clear();
     scratch.motions.clear();
     scratch.path.extend_from_slice(&plan[i0..j]);

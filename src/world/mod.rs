@@ -7,6 +7,7 @@ mod scheduler;
 pub use error::SimError;
 pub use scheduler::{Budget, Scheduler, SearchOutcome, WorkerScratch};
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::footprint::{body, for_each_claim, rect_at, update_fit_grid, ActionSet, Motion};
@@ -349,6 +350,53 @@ impl World {
         for c in self.end_cells(a) {
             self.table.release_hold(c, a);
         }
+    }
+
+    /// Unit `a`'s plan from the current tick to the start of its next
+    /// action, as indices into its plan: a footprint unit is bound to the
+    /// action it is in the middle of (a slow step, a curve), so every new
+    /// plan keeps this part as it is. Empty when an action may start now.
+    pub fn action_in_progress(&self, a: Slot) -> Range<usize> {
+        let i = a.index();
+        let (plan, motions) = (self.units.plan(a), self.units.plan_motions(a));
+        let i0 = (self.now().saturating_sub(self.units.plan_start[i]) as usize).min(plan.len() - 1);
+        let mut j = i0;
+        if self.has_footprint(a) {
+            while j + 1 < plan.len() && !Motion(motions[j]).starts_action() {
+                j += 1;
+            }
+        }
+        i0..j
+    }
+
+    /// Drops unit `a`'s plan as [`Self::release_plan`] does but keeps the
+    /// claims of the action it is in the middle of (see
+    /// [`Self::action_in_progress`]): its plan is set aside while other
+    /// units plan first, and none of them may take what it is bound to.
+    pub fn release_plan_but_action(&mut self, a: Slot) {
+        let keep = self.action_in_progress(a);
+        self.release_plan(a);
+        if keep.is_empty() {
+            return;
+        }
+        let i = a.index();
+        let now = self.now();
+        let prio = self.units.priority[i];
+        let (plan, motions) = (self.units.plan(a), self.units.plan_motions(a));
+        let start = self.units.plan_start[i] + keep.start as u32;
+        let table = &self.table;
+        for_each_claim(
+            &self.grid,
+            self.units.kind[i].size as u32,
+            start,
+            &plan[keep.start..=keep.end],
+            &motions[keep.start..=keep.end],
+            now + 1,
+            &mut |c, t| {
+                let r = table.claim(c, t, a, prio);
+                debug_assert!(r.is_ok(), "the claims were the unit's own: {r:?}");
+            },
+        );
     }
 
     /// Reserves `path` (cell per tick from `start_tick`) for unit `a` and holds
