@@ -15,8 +15,16 @@ mod calls;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Generated inputs, besides the seeds.
+/// Generated inputs, besides the seeds (`CALLS_INPUTS=N` for more, and
+/// `CALLS_SEED=S` for other ones).
 const INPUTS: usize = 5_000;
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 struct Rng(u64);
 
@@ -65,10 +73,10 @@ fn seeds_play_clean() {
 #[test]
 fn generated_call_sequences_play_clean() {
     let t0 = Instant::now();
-    let mut rng = Rng(0xCA11_5EED);
-    let mut calls = 0;
-    let mut live = 0;
-    for i in 0..INPUTS {
+    let mut rng = Rng(env_or("CALLS_SEED", 0xCA11_5EED));
+    let inputs = env_or("CALLS_INPUTS", INPUTS);
+    let (mut calls, mut live, mut bodies) = (0, 0, 0);
+    for i in 0..inputs {
         // Mostly short inputs (a handful of calls), some up to 600 bytes.
         let len = if rng.below(4) == 0 {
             rng.below(600)
@@ -78,15 +86,19 @@ fn generated_call_sequences_play_clean() {
         let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let (setup, decoded) = calls::decode(&input);
         calls += decoded.len();
+        bodies += decoded
+            .iter()
+            .filter(|c| matches!(c, calls::Call::Spawn { kind, .. } if !kind.is_cell()))
+            .count();
         live += usize::from(matches!(
             setup.planner,
             throng::planner::PlannerKind::Whca { .. }
         ));
         exercise(&format!("generated input {i}"), &input);
     }
-    assert!(live * 2 > INPUTS, "too few live planners: {live}");
+    assert!(live * 2 > inputs, "too few live planners: {live}");
     eprintln!(
-        "{INPUTS} inputs, {calls} calls, {live} on a live planner, in {:.1} s",
+        "{inputs} inputs, {calls} calls ({bodies} spawns of bodies), {live} on a live planner, in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
 }
@@ -172,11 +184,23 @@ fn minimise() {
                         Call::Group(us, *at)
                     })
                     .collect(),
-                Call::Spawn { at, goal, priority } if *priority > 0 => vec![Call::Spawn {
-                    at: *at,
-                    goal: *goal,
-                    priority: 0,
-                }],
+                Call::Spawn {
+                    at,
+                    goal,
+                    priority,
+                    kind,
+                } if *priority > 0 || !kind.is_cell() => {
+                    [(0, *kind), (*priority, throng::units::UnitKind::CELL)]
+                        .into_iter()
+                        .filter(|&(p, k)| (p, k) != (*priority, *kind))
+                        .map(|(priority, kind)| Call::Spawn {
+                            at: *at,
+                            goal: *goal,
+                            priority,
+                            kind,
+                        })
+                        .collect()
+                }
                 _ => vec![],
             };
             for s in simpler {
@@ -232,6 +256,7 @@ fn a_unit_placed_by_apply_commands_after_tick_0_then_blocked_is_no_violation() {
             at: Xy(5, 5),
             goal: Xy(12, 12),
             priority: 0,
+            kind: throng::units::UnitKind::CELL,
         },
         Call::Apply,
         Call::Block(RectSpec {

@@ -277,7 +277,10 @@ fn kind_strategy() -> impl Strategy<Value = UnitKind> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // 64 cases in every test run; `PROPTEST_CASES=N` for a deeper search.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     /// Any mix of kinds on any generated map, 4- or 8-connected: never a
     /// violation of the rectangle rules.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use throng::engine::{Budget, EventKind, SimConfig, SimError, Simulation, UnitSpec};
 use throng::map::{generate_map, random_instance, Cell, Connectivity, GeneratorSpec, Rect};
 use throng::planner::PlannerKind;
-use throng::units::UnitId;
+use throng::units::{UnitId, UnitKind};
 
 /// Most ticks one input steps (its calls' steps and the settling ones).
 pub const MAX_STEPS: u32 = 200;
@@ -130,15 +130,18 @@ impl RectSpec {
 /// One call of the game, or a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Call {
-    /// `spawn(UnitSpec { cell: at, goal, priority })`.
+    /// `spawn(UnitSpec { cell: at, goal, priority, kind })`.
     Spawn {
-        /// Entry cell.
+        /// Entry cell (the body's top-left cell).
         at: Xy,
         /// Goal.
         goal: Xy,
         /// Priority: mostly 0 to 3, sometimes 4 to 19 or 240 to 255 (the
         /// reservation table ranks anything above 15 as 15).
         priority: u8,
+        /// The unit's kind: one cell half the time, else any body of side
+        /// 1 to 3, pace 1 to 3, four- or eight-way, with or without curves.
+        kind: UnitKind,
     },
     /// `despawn`.
     Despawn(Pick),
@@ -261,6 +264,26 @@ fn rect(b: &mut Bytes, s: &Setup) -> RectSpec {
     }
 }
 
+/// The kind numbered `k` (0 to 55): even numbers one cell, odd ones every
+/// mix of side, pace, four-way moves and curves.
+fn kind_of(k: u8) -> UnitKind {
+    if k % 2 == 0 {
+        return UnitKind::CELL;
+    }
+    let k = k / 2;
+    let kind = UnitKind::new(1 + k % 3, 1 + k / 3 % 3);
+    let kind = if k / 9 % 2 == 1 {
+        kind.four_way()
+    } else {
+        kind
+    };
+    if k >= 18 {
+        kind.with_curves()
+    } else {
+        kind
+    }
+}
+
 /// Reads the setup and the calls from `data`. Any bytes decode; the calls
 /// stop when the bytes run out (after at least one).
 pub fn decode(data: &[u8]) -> (Setup, Vec<Call>) {
@@ -300,15 +323,25 @@ pub fn decode(data: &[u8]) -> (Setup, Vec<Call>) {
     let mut calls = Vec::new();
     while calls.is_empty() || !b.done() {
         let call = match b.below(24) {
-            0..=4 => Call::Spawn {
-                at: xy(&mut b, &setup),
-                goal: xy(&mut b, &setup),
-                priority: match b.byte() {
-                    p @ 0..=223 => p % 4,
-                    p @ 224..=239 => p - 220,
-                    p => p,
-                },
-            },
+            0..=4 => {
+                let at = xy(&mut b, &setup);
+                let goal = xy(&mut b, &setup);
+                // One byte for both: the priority from its low bits, the
+                // kind from the rest (inputs made before kinds, with small
+                // bytes here, still spawn one-cell units).
+                let p = b.byte();
+                let (priority, kind) = match p {
+                    0..=223 => (p % 4, kind_of(p / 4)),
+                    224..=239 => (p - 220, UnitKind::CELL),
+                    _ => (p, UnitKind::CELL),
+                };
+                Call::Spawn {
+                    at,
+                    goal,
+                    priority,
+                    kind,
+                }
+            }
             5 => Call::Despawn(pick(&mut b)),
             6 | 7 => Call::Goal(pick(&mut b), xy(&mut b, &setup)),
             8 => Call::PushGoal(pick(&mut b), xy(&mut b, &setup)),
@@ -388,6 +421,23 @@ impl Model {
             let past = self.width * self.height + (p.0.unsigned_abs() % 1000) as u32;
             (Cell(past), false)
         }
+    }
+
+    /// The error a body's cell input deserves (see `Simulation::spawn`):
+    /// its top-left cell's, then off the map if the body reaches past its
+    /// edge, then the first wall under the body, row by row.
+    fn body_error(&self, what: &'static str, p: Xy, size: u8) -> Option<Expected> {
+        if let Some(e) = self.cell_error(what, p) {
+            return Some(e);
+        }
+        let (x, y, size) = (p.0 as u32, p.1 as u32, u32::from(size));
+        if x + size > self.width || y + size > self.height {
+            return Some(Expected::OffMap(what));
+        }
+        (0..size)
+            .flat_map(|dy| (0..size).map(move |dx| (x + dx, y + dy)))
+            .find(|&(x, y)| !self.open[(y * self.width + x) as usize])
+            .map(|(x, y)| Expected::Wall(what, x, y))
     }
 
     /// The error a cell input deserves, if any.
@@ -522,16 +572,24 @@ fn not_live(m: &Model) -> Option<Expected> {
 
 fn play_call(m: &mut Model, k: usize, call: &Call) {
     match call {
-        Call::Spawn { at, goal, priority } => {
+        Call::Spawn {
+            at,
+            goal,
+            priority,
+            kind,
+        } => {
             let (a, _) = m.cell(*at);
             let (g, _) = m.cell(*goal);
             let want = not_live(m)
-                .or_else(|| m.cell_error("spawn cell", *at))
-                .or_else(|| m.cell_error("goal", *goal))
+                .or_else(|| m.body_error("spawn cell", *at, kind.size))
+                .or_else(|| m.body_error("goal", *goal, kind.size))
                 .or_else(|| {
                     (m.live.len() >= m.max_units).then_some(Expected::TooMany(m.max_units))
                 });
-            let r = m.sim.spawn(UnitSpec::new(a, g).with_priority(*priority));
+            let spec = UnitSpec::new(a, g)
+                .with_priority(*priority)
+                .with_kind(*kind);
+            let r = m.sim.spawn(spec);
             check(k, call, &r, want);
             m.pending |= r.is_ok();
             if let Ok(id) = r {
