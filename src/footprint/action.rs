@@ -1,5 +1,7 @@
 //! Unit shapes and the footprints of their actions.
 
+use std::sync::OnceLock;
+
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
 use crate::units::UnitKind;
 
@@ -183,13 +185,24 @@ fn sweep(shape: UnitKind, at: (i32, i32), d: (i32, i32), t0: u32, out: &mut Vec<
 /// The actions a unit chooses from: the wait first, then the steps of the
 /// map's connectivity (straight ones only for a four-way kind), then its
 /// curved turns.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Made with [`Self::grid`] or [`Self::for_kind`]; actions added before
+/// the first search (see [`Self::masks`]).
+#[derive(Clone, Debug)]
 pub struct ActionSet {
     /// The kind the footprints are for.
     pub shape: UnitKind,
     /// The actions; index 0 is the wait.
     pub actions: Vec<Action>,
+    masks: OnceLock<Option<ActionMasks>>,
 }
+
+impl PartialEq for ActionSet {
+    fn eq(&self, other: &Self) -> bool {
+        (self.shape, &self.actions) == (other.shape, &other.actions)
+    }
+}
+
+impl Eq for ActionSet {}
 
 /// The curved turns of a vehicle: a straight cell, then a diagonal one
 /// bending off it (each of the four headings, to either side).
@@ -213,7 +226,11 @@ impl ActionSet {
         };
         let mut actions = vec![Action::wait(shape)];
         actions.extend(steps.iter().map(|&(dx, dy)| Action::step(shape, dx, dy)));
-        ActionSet { shape, actions }
+        ActionSet {
+            shape,
+            actions,
+            masks: OnceLock::new(),
+        }
     }
 
     /// Everything a unit of `kind` may do on a map of `connectivity`: the
@@ -232,12 +249,76 @@ impl ActionSet {
     /// Adds an action (a curve made for this shape).
     pub fn with(mut self, action: Action) -> Self {
         self.actions.push(action);
+        self.masks = OnceLock::new();
         self
     }
 
     /// The longest action, in ticks.
     pub fn longest(&self) -> u32 {
         self.actions.iter().map(|a| a.duration).max().unwrap_or(1)
+    }
+
+    /// The actions as masks over the square around the anchor, made at
+    /// the first call (`None` if that square has more than 64 cells).
+    pub fn masks(&self) -> Option<&ActionMasks> {
+        self.masks.get_or_init(|| ActionMasks::new(self)).as_ref()
+    }
+}
+
+/// An action set's footprints as bit masks over the square of cells
+/// around the anchor that any of its actions reaches (the body and
+/// `reach` cells on every side; bit `y * side + x`, from the square's
+/// top-left cell): per action, per tick from its start to its end, the
+/// cells it reserves. A search reads the table once per cell and tick of
+/// that square around a node and tests every action against the result,
+/// where reading each action's entries reads a 3×3 body's cells about six
+/// times over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionMasks {
+    /// Cells beyond the body, on each side, that some action reaches.
+    pub reach: u32,
+    /// The square's side: the body's plus twice `reach`.
+    pub side: u32,
+    /// Per action (in the set's order), per tick `0..=duration`, the
+    /// square's cells it reserves.
+    pub ticks: Vec<Vec<u64>>,
+}
+
+impl ActionMasks {
+    /// The masks of `set`, if its square has at most 64 cells.
+    pub fn new(set: &ActionSet) -> Option<ActionMasks> {
+        let size = set.shape.size as i32;
+        let reach = set
+            .actions
+            .iter()
+            .flat_map(|a| &a.entries)
+            .map(|e| (-e.dx).max(-e.dy).max(e.dx - size + 1).max(e.dy - size + 1))
+            .max()
+            .unwrap_or(0)
+            .max(0);
+        let side = size + 2 * reach;
+        if side * side > 64 {
+            return None;
+        }
+        let ticks = set
+            .actions
+            .iter()
+            .map(|a| {
+                let mut m = vec![0u64; a.duration as usize + 1];
+                for e in &a.entries {
+                    let bit = 1u64 << ((e.dy + reach) * side + e.dx + reach);
+                    for t in e.t0..=e.t1 {
+                        m[t as usize] |= bit;
+                    }
+                }
+                m
+            })
+            .collect();
+        Some(ActionMasks {
+            reach: reach as u32,
+            side: side as u32,
+            ticks,
+        })
     }
 }
 

@@ -24,7 +24,7 @@ mod crowd;
 mod motion;
 mod search;
 
-pub use action::{Action, ActionSet, Entry};
+pub use action::{Action, ActionMasks, ActionSet, Entry};
 pub use body::{body, fit_grid, sweep, update_fit_grid};
 pub use crowd::{army_mix, mixed_crowd};
 pub use motion::{for_each_claim, rect_at, Motion};

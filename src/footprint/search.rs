@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::action::ActionSet;
+use super::action::{ActionMasks, ActionSet};
 use super::body::body;
 use super::motion::Motion;
 use crate::distance::UNREACHABLE;
@@ -57,6 +57,9 @@ pub struct FootprintSearch {
     index: FxHashMap<(u32, u32), u32>,
     open: BinaryHeap<Reverse<(u32, u32, u32, bool)>>,
     chain: Vec<u32>,
+    /// Per tick from a node's on, the cells of the square around it (see
+    /// [`ActionMasks`]) that are not free.
+    blocked: Vec<u64>,
     /// Nodes expanded by the last search.
     pub expanded: usize,
     /// Whether the last search stopped at its deadline.
@@ -99,6 +102,7 @@ impl FootprintSearch {
             (d != UNREACHABLE).then(|| d * pace)
         };
         let last = table.last_tick();
+        let longest = set.longest();
         let Some(h0) = h(q.from) else {
             return false;
         };
@@ -149,6 +153,21 @@ impl FootprintSearch {
                     .push(Reverse((n.g + hn + end_penalty, 0, id, true)));
                 continue;
             }
+            let masks = set.masks();
+            if let Some(m) = masks {
+                let ticks = longest.min(last - n.tick);
+                read_square(
+                    grid,
+                    table,
+                    a,
+                    size,
+                    m,
+                    n.cell,
+                    n.tick,
+                    ticks,
+                    &mut self.blocked,
+                );
+            }
             for (k, act) in set.actions.iter().enumerate() {
                 let end = n.tick + act.duration;
                 if end > last {
@@ -160,9 +179,15 @@ impl FootprintSearch {
                 if !fits.is_passable(to) {
                     continue;
                 }
-                let free = act.for_each_entry(grid, n.cell, n.tick, &mut |c, tick| {
-                    table.is_free(c, tick, a)
-                });
+                let free = match masks {
+                    Some(m) => m.ticks[k]
+                        .iter()
+                        .zip(&self.blocked)
+                        .all(|(&cells, &taken)| cells & taken == 0),
+                    None => act.for_each_entry(grid, n.cell, n.tick, &mut |c, tick| {
+                        table.is_free(c, tick, a)
+                    }),
+                };
                 if !free {
                     continue;
                 }
@@ -247,5 +272,126 @@ impl FootprintSearch {
         let end = self.nodes[self.chain[0] as usize];
         path.push(end.cell);
         motions.push(Motion::STILL.0);
+    }
+}
+
+/// Fills `blocked` (ticks `0..=ticks` from `tick` on) with the cells of
+/// the square of `masks` around anchor `at` that unit `a` may not enter:
+/// off the map or closed at every tick, else taken in `table` at that
+/// tick. The body's own cells at `tick` are not read: the action that
+/// reached the node (or the unit's own plan, at the search's start) has
+/// them.
+#[allow(clippy::too_many_arguments)]
+fn read_square(
+    grid: &Grid,
+    table: &ReservationTable,
+    a: Slot,
+    size: u32,
+    masks: &ActionMasks,
+    at: Cell,
+    tick: u32,
+    ticks: u32,
+    blocked: &mut Vec<u64>,
+) {
+    blocked.clear();
+    blocked.resize(ticks as usize + 1, 0);
+    let (x, y) = grid.xy(at);
+    let (r, side) = (masks.reach, masks.side);
+    let body = r..r + size;
+    for j in 0..side {
+        for i in 0..side {
+            let bit = 1u64 << (j * side + i);
+            let c = grid.cell_checked(
+                x as i64 + i as i64 - r as i64,
+                y as i64 + j as i64 - r as i64,
+            );
+            match c {
+                Some(c) if grid.is_passable(c) => {
+                    let first = u32::from(body.contains(&i) && body.contains(&j));
+                    for k in first..=ticks {
+                        if !table.is_free(c, tick + k, a) {
+                            blocked[k as usize] |= bit;
+                        }
+                    }
+                }
+                _ => blocked.iter_mut().for_each(|b| *b |= bit),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{generate_map, Connectivity};
+    use crate::units::UnitKind;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Reading the square around a node once and testing each action's
+    /// masks against it judges every action as reading its own entries
+    /// does, for every kind, on a table with other units' claims and holds
+    /// all around (the body's own cells at the start left to the unit, as
+    /// a search finds them).
+    #[test]
+    fn action_masks_judge_actions_as_their_entries_do() {
+        let grid = generate_map("24x24:0.15".parse().unwrap(), Connectivity::Eight, 5);
+        let me = Slot(0);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut judged = [0usize; 2];
+        for size in 1..=3u8 {
+            for pace in 1..=3u8 {
+                for curves in [false, true] {
+                    let kind = UnitKind::new(size, pace);
+                    let kind = if curves { kind.with_curves() } else { kind };
+                    let set = ActionSet::for_kind(kind, Connectivity::Eight);
+                    let masks = set.masks().expect("a square of at most 64 cells");
+                    for _ in 0..40 {
+                        let table = ReservationTable::new(grid.cell_count(), 32, 4096);
+                        let at = Cell(rng.gen_range(0..grid.cell_count() as u32));
+                        let t0 = rng.gen_range(0..4);
+                        let body: Vec<Cell> =
+                            crate::footprint::body(&grid, at, size as u32).collect();
+                        for _ in 0..60 {
+                            let c = Cell(rng.gen_range(0..grid.cell_count() as u32));
+                            let t = t0 + rng.gen_range(0..8);
+                            if t == t0 && body.contains(&c) {
+                                continue;
+                            }
+                            let other = Slot(rng.gen_range(1..5));
+                            if rng.gen_bool(0.1) {
+                                let _ = table.set_hold(c, t, other);
+                            } else {
+                                let _ = table.claim(c, t, other, 0);
+                            }
+                        }
+                        let ticks = set.longest();
+                        let mut blocked = Vec::new();
+                        read_square(
+                            &grid,
+                            &table,
+                            me,
+                            size as u32,
+                            masks,
+                            at,
+                            t0,
+                            ticks,
+                            &mut blocked,
+                        );
+                        for (k, act) in set.actions.iter().enumerate() {
+                            let by_entries = act
+                                .for_each_entry(&grid, at, t0, &mut |c, t| table.is_free(c, t, me));
+                            let by_masks = masks.ticks[k]
+                                .iter()
+                                .zip(&blocked)
+                                .all(|(&cells, &taken)| cells & taken == 0);
+                            assert_eq!(by_masks, by_entries, "{kind:?} action {k} at {at:?}");
+                            judged[usize::from(by_masks)] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(judged[0] > 1000 && judged[1] > 1000, "{judged:?}");
     }
 }

@@ -617,8 +617,19 @@ impl ReservationTable {
     }
 
     /// Whether `cell` is free for unit `a` at `tick` (free or its own).
+    /// Most cells carry no claim: their layer's claim bit answers (with the
+    /// cell's hold), and only a set bit reads the slots.
     #[inline]
     pub fn is_free(&self, cell: Cell, tick: u32, a: Slot) -> bool {
+        if self.in_ring(tick) {
+            let bits = &self.layers[(tick & (self.ring - 1)) as usize].claimed;
+            if bits[cell.index() >> 6].load(Ordering::Acquire) & (1 << (cell.0 & 63)) == 0 {
+                return match self.hold(cell) {
+                    Some((b, from)) if from <= tick => b == a,
+                    _ => true,
+                };
+            }
+        }
         self.occupant(cell, tick).is_none_or(|b| b == a)
     }
 
