@@ -101,16 +101,27 @@ impl Heuristic {
         }
     }
 
+    /// Whether this unit's own search stopped at its deadline or the end
+    /// of its slice, so that distances it had not reached read as
+    /// unreachable (never for a shared table or landmarks).
+    pub fn paused(&self) -> bool {
+        matches!(self, Heuristic::Rra(r) if r.paused)
+    }
+
     /// Whether distances are true distances (landmarks give lower bounds).
     pub fn is_exact(&self) -> bool {
         !matches!(self, Heuristic::Landmarks { .. })
     }
 
     /// Lets this unit's own true-distance search run until `deadline` at
-    /// most per call, then pause (nothing to do for shared tables).
+    /// most per call, then pause (nothing to do for shared tables). Starts
+    /// a new slice of time: [`Self::paused`] tells of this one only (a
+    /// pause left over from an earlier tick made every later search that
+    /// found its distances already known give up as out of time).
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         if let Heuristic::Rra(r) = self {
             r.deadline = deadline;
+            r.paused = false;
         }
     }
 

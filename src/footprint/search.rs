@@ -136,7 +136,10 @@ impl FootprintSearch {
             if self.expanded > q.max_expansions {
                 return false;
             }
-            if self.expanded % 64 == 0 && q.deadline.is_some_and(|d| Instant::now() >= d) {
+            // A body's node reads a square of the table over several ticks
+            // and asks for a dozen distances: the clock every few nodes
+            // (every 64, a 3×3 body's search ran 0.4 ms past its deadline).
+            if self.expanded % 8 == 0 && q.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = true;
                 return false;
             }

@@ -1893,8 +1893,8 @@ impl WindowSearch<'_> {
             overriding: None,
         };
         let mut h = heuristics[i].lock();
-        h.ensure_started(grid);
         h.set_deadline(deadline);
+        h.ensure_started(grid);
         if landmark_world {
             // Only a unit leaving a hollow has a search of
             // its own there.
@@ -2049,9 +2049,11 @@ fn footprint_window(
     let kind = ag.kind[i];
     let grid = &*world.grid;
     let fit = world.fit_grid(kind.size);
-    h.ensure_started(fit);
+    // The deadline first: a body's first true-distance search on a large
+    // map is the longest piece of work of a tick.
     h.set_deadline(deadline);
     let before = h.expanded();
+    h.ensure_started(fit);
     let (plan, motions) = (ag.plan(a), ag.plan_motions(a));
     let Range { start: i0, end: j } = world.action_in_progress(a);
     scratch.path.clear();
@@ -2089,7 +2091,9 @@ fn footprint_window(
         &mut scratch.path,
         &mut scratch.motions,
     );
-    if scratch.footprint.aborted {
+    // Out of time, in the search or in its distances (a paused distance
+    // search reads as unreachable, which would fail the unit).
+    if scratch.footprint.aborted || h.paused() {
         h.set_deadline(None);
         return None;
     }
