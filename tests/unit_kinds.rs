@@ -149,6 +149,65 @@ fn a_big_body_and_infantry_pass_each_other_in_a_hall() {
 }
 
 #[test]
+fn a_mixed_group_ordered_against_a_wall_gets_places_it_fits() {
+    // A 20×16 yard with a wall down its right side: three tanks (one 3×3,
+    // two 2×2) and eight soldiers from the left edge, all ordered to a cell
+    // against the wall, where no tank's body fits with that cell as its
+    // top-left corner.
+    let rows: Vec<String> = (0..16).map(|_| format!("{}#", ".".repeat(19))).collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Eight));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let kinds = [
+        UnitKind::new(3, 1),
+        UnitKind::new(2, 1),
+        UnitKind::new(2, 2),
+    ];
+    let mut units: Vec<UnitId> = kinds
+        .iter()
+        .enumerate()
+        .map(|(k, &kind)| {
+            let at = sim.cell(0, 4 * k as i64).unwrap();
+            sim.spawn(UnitSpec::new(at, at).with_kind(kind)).unwrap()
+        })
+        .collect();
+    units.extend((0..8).map(|y| {
+        let at = sim.cell(4, 2 * y).unwrap();
+        sim.spawn(UnitSpec::new(at, at)).unwrap()
+    }));
+    let target = sim.cell(18, 8).unwrap();
+    sim.order_group(&units, target).unwrap();
+    // Ordered on its own, a tank snaps to a place its body fits as well:
+    // its body covers the target.
+    let (x, y) = (18, 8);
+    sim.set_goal(units[0], target).unwrap();
+    sim.apply_commands();
+    let goal_rect = |sim: &Simulation, u: UnitId| {
+        let size = sim.kind(u).unwrap().size as u32;
+        let (x, y) = sim.world().grid().xy(sim.goal(u).unwrap());
+        Rect::new((x, y), (x + size - 1, y + size - 1))
+    };
+    let g = goal_rect(&sim, units[0]);
+    assert!(g.x0 <= x && x <= g.x1 && g.y0 <= y && y <= g.y1, "{g:?}");
+    sim.order_group(&units, target).unwrap();
+    sim.apply_commands();
+    // Every goal a place the unit's body fits, no two overlapping.
+    let goals: Vec<_> = units.iter().map(|&u| goal_rect(&sim, u)).collect();
+    for (i, a) in goals.iter().enumerate() {
+        assert!(a.x1 < 19, "{a:?} inside the wall");
+        for b in &goals[i + 1..] {
+            let apart = a.x1 < b.x0 || b.x1 < a.x0 || a.y1 < b.y0 || b.y1 < a.y0;
+            assert!(apart, "goals {a:?} and {b:?} overlap");
+        }
+    }
+    for _ in 0..150 {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    assert_eq!(home(&sim, &units), units.len(), "every unit home");
+}
+
+#[test]
 fn a_building_on_a_big_body_evicts_it() {
     let row = ".".repeat(16);
     let rows: Vec<&str> = (0..16).map(|_| row.as_str()).collect();

@@ -408,13 +408,52 @@ impl Simulation {
     }
 
     /// Sends a unit to `goal`, dropping any goals it had queued
-    /// (DetourCrowd's move request).
+    /// (DetourCrowd's move request). A unit with a body goes to the
+    /// nearest place its body fits, centred on `goal` where it can be:
+    /// [`Self::goal`] then answers that place's top-left cell.
     pub fn set_goal(&mut self, id: UnitId, goal: Cell) -> Result<(), SimError> {
         self.require_live()?;
         self.check_unit(id)?;
         self.check_cell("goal", goal)?;
+        let goal = self.body_goal(id, goal);
         self.commands.push(Command::SetGoal(id, goal));
         Ok(())
+    }
+
+    /// Where a unit with a body goes when sent to `target`: the anchor
+    /// (its body's top-left cell) of the nearest place its body fits,
+    /// centred on the target where it can be (see
+    /// [`super::group::place_goals`]); a one-cell unit's goal is the
+    /// target. So a tank ordered beside a wall stops beside it, where its
+    /// body fits, rather than finding no way there.
+    fn body_goal(&self, id: UnitId, target: Cell) -> Cell {
+        let size = self.kind_of(id).size as u32;
+        if size <= 1 {
+            return target;
+        }
+        self.place_goals(target, &[size])[0]
+    }
+
+    /// The kind of living unit `id`, whose spawn may still wait for the
+    /// next step.
+    fn kind_of(&self, id: UnitId) -> UnitKind {
+        self.commands
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                Command::Spawn(u, spec) if *u == id => Some(spec.kind),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.world.units.kind[id.slot() as usize])
+    }
+
+    /// Goals around `target` for bodies of sides `sizes` on the map as it
+    /// stands (see [`super::group::place_goals`]).
+    fn place_goals(&self, target: Cell, sizes: &[u32]) -> Vec<Cell> {
+        let world = &self.world;
+        super::group::place_goals(&world.grid, target, sizes, &|size, anchor| {
+            world.fit_grid(size as u8).is_passable(anchor)
+        })
     }
 
     /// Queues `goal` for after the unit's current one (a unit on its goal
@@ -423,6 +462,7 @@ impl Simulation {
         self.require_live()?;
         self.check_unit(id)?;
         self.check_cell("goal", goal)?;
+        let goal = self.body_goal(id, goal);
         self.commands.push(Command::PushGoal(id, goal));
         Ok(())
     }
@@ -438,7 +478,8 @@ impl Simulation {
     /// Sends `units` to the area around `target`: each gets its own goal,
     /// the nearest units the cells nearest the target, so they do not all
     /// fight over one cell. Goals are open cells of the target's region,
-    /// taken in breadth-first order from it.
+    /// taken in breadth-first order from it; a unit with a body gets a
+    /// place its body fits that covers no other unit's goal.
     pub fn order_group(&mut self, units: &[UnitId], target: Cell) -> Result<(), SimError> {
         self.require_live()?;
         if units.is_empty() {
@@ -449,7 +490,6 @@ impl Simulation {
             self.check_unit(id)?;
         }
         let grid = &self.world.grid;
-        let goals = super::group::spread_goals(grid, target, units.len());
         let mut order: Vec<(u32, UnitId)> = units
             .iter()
             .map(|&id| {
@@ -460,6 +500,11 @@ impl Simulation {
         order.sort_unstable();
         order.dedup_by_key(|&mut (_, id)| id);
         let order: Vec<UnitId> = order.into_iter().map(|(_, id)| id).collect();
+        let sizes: Vec<u32> = order
+            .iter()
+            .map(|&id| self.kind_of(id).size as u32)
+            .collect();
+        let goals = self.place_goals(target, &sizes);
         for (k, &id) in order.iter().enumerate() {
             let goal = goals[k.min(goals.len() - 1)];
             self.commands.push(Command::SetGoal(id, goal));
