@@ -399,14 +399,19 @@ mod tests {
     use super::*;
     use crate::map::{generate_map, Connectivity};
 
+    /// The open cells of `g`, in order.
+    fn open_cells(g: &Grid) -> Vec<Cell> {
+        (0..g.cell_count() as u32)
+            .map(Cell)
+            .filter(|&c| g.is_passable(c))
+            .collect()
+    }
+
     #[test]
     fn matches_breadth_first_search() {
         for conn in [Connectivity::Four, Connectivity::Eight] {
             let g = generate_map("24x24:0.25".parse().unwrap(), conn, 11);
-            let free: Vec<Cell> = (0..g.cell_count() as u32)
-                .map(Cell)
-                .filter(|&c| g.is_passable(c))
-                .collect();
+            let free = open_cells(&g);
             let goal = free[free.len() / 3];
             let bfs = crate::distance::bfs_distances(&g, goal);
             let mut rra = ReverseResumableAStar::new(&g, goal, free[0], conn == Connectivity::Four);
@@ -422,10 +427,7 @@ mod tests {
     fn matches_breadth_first_search_for_many_goals() {
         for conn in [Connectivity::Four, Connectivity::Eight] {
             let g = generate_map("32x32:0.2".parse().unwrap(), conn, 1);
-            let free: Vec<Cell> = (0..g.cell_count() as u32)
-                .map(Cell)
-                .filter(|&c| g.is_passable(c))
-                .collect();
+            let free = open_cells(&g);
             for k in 0..40 {
                 let goal = free[(k * 37) % free.len()];
                 let origin = free[(k * 101 + 13) % free.len()];
@@ -449,10 +451,7 @@ mod tests {
     #[test]
     fn a_grown_search_restarts_from_the_units_cell() {
         let g = generate_map("64x64:0.2".parse().unwrap(), Connectivity::Four, 2);
-        let free: Vec<Cell> = (0..g.cell_count() as u32)
-            .map(Cell)
-            .filter(|&c| g.is_passable(c))
-            .collect();
+        let free = open_cells(&g);
         let goal = free[free.len() / 2];
         let (origin, far) = (free[0], free[free.len() - 1]);
         let bfs = crate::distance::bfs_distances(&g, goal);
@@ -491,10 +490,7 @@ mod tests {
     #[test]
     fn widening_closes_the_band_of_near_shortest_routes() {
         let g = generate_map("32x32:0.2".parse().unwrap(), Connectivity::Four, 3);
-        let free: Vec<Cell> = (0..g.cell_count() as u32)
-            .map(Cell)
-            .filter(|&c| g.is_passable(c))
-            .collect();
+        let free = open_cells(&g);
         for k in 0..10 {
             let (goal, origin) = (free[(k * 53) % free.len()], free[(k * 97 + 5) % free.len()]);
             let bfs = crate::distance::bfs_distances(&g, goal);
@@ -524,10 +520,7 @@ mod tests {
     #[test]
     fn a_paused_search_resumes_where_it_stopped() {
         let g = generate_map("96x96:0.2".parse().unwrap(), Connectivity::Four, 5);
-        let free: Vec<Cell> = (0..g.cell_count() as u32)
-            .map(Cell)
-            .filter(|&c| g.is_passable(c))
-            .collect();
+        let free = open_cells(&g);
         let (goal, far) = (free[0], free[free.len() - 1]);
         let bfs = crate::distance::bfs_distances(&g, goal);
         let mut rra = ReverseResumableAStar::new(&g, goal, goal, true);
@@ -551,10 +544,7 @@ mod tests {
     fn a_pause_belongs_to_its_slice() {
         use crate::distance::Heuristic;
         let g = generate_map("64x64:0.2".parse().unwrap(), Connectivity::Four, 6);
-        let free: Vec<Cell> = (0..g.cell_count() as u32)
-            .map(Cell)
-            .filter(|&c| g.is_passable(c))
-            .collect();
+        let free = open_cells(&g);
         let (goal, far) = (free[0], free[free.len() - 1]);
         let mut h = Heuristic::Rra(ReverseResumableAStar::new(&g, goal, goal, true));
         let closed = match &h {
@@ -581,10 +571,7 @@ mod tests {
     fn a_guided_sliced_search_gives_true_distances() {
         for conn in [Connectivity::Four, Connectivity::Eight] {
             let g = generate_map("64x64:0.2".parse().unwrap(), conn, 9);
-            let free: Vec<Cell> = (0..g.cell_count() as u32)
-                .map(Cell)
-                .filter(|&c| g.is_passable(c))
-                .collect();
+            let free = open_cells(&g);
             let landmarks = Arc::new(Landmarks::build(&g, 8));
             let (goal, origin) = (free[3], free[free.len() - 5]);
             let bfs = crate::distance::bfs_distances(&g, goal);
