@@ -269,3 +269,62 @@ fn a_unit_placed_by_apply_commands_after_tick_0_then_blocked_is_no_violation() {
     ];
     calls::play(&setup, &calls, calls::Faults::Meet);
 }
+
+/// A fault the fuzzer found, smallest form: a unit parked on a cell is
+/// despawned as a 3×3 body steps diagonally onto it. The unit still stands
+/// there at the step's first tick, and the body's step sweeps the box
+/// around both ends at both ticks; despawning dropped the unit's claims at
+/// that tick, so the body swept through it.
+#[test]
+fn a_body_does_not_sweep_through_a_unit_despawned_as_it_steps() {
+    use calls::{Call, Pick, Setup, Xy};
+    use throng::units::UnitKind;
+    let setup = Setup {
+        width: 16,
+        height: 18,
+        density: 0.0,
+        eight: true,
+        seed: 24832,
+        start_units: 8,
+        planner: throng::planner::PlannerKind::Whca { window: 4 },
+        max_units: 29,
+        stuck_after: 40,
+        nodes: Some(1_000),
+        initialize: true,
+    };
+    let cell = UnitKind::CELL;
+    let calls = [
+        Call::Step(2),
+        Call::Despawn(Pick::Live(0)),
+        Call::Spawn {
+            at: Xy(8, 8),
+            goal: Xy(13, 9),
+            priority: 0,
+            kind: UnitKind::new(3, 1),
+        },
+        Call::Spawn {
+            at: Xy(6, 14),
+            goal: Xy(2, 8),
+            priority: 0,
+            kind: cell,
+        },
+        Call::Group(vec![Pick::Live(1)], Xy(13, 9)),
+        Call::Spawn {
+            at: Xy(3, 6),
+            goal: Xy(0, 3),
+            priority: 0,
+            kind: cell,
+        },
+        Call::Despawn(Pick::Live(0)),
+        Call::Step(12),
+        Call::Spawn {
+            at: Xy(5, 12),
+            goal: Xy(14, 12),
+            priority: 0,
+            kind: cell,
+        },
+        Call::Despawn(Pick::Live(10)),
+        Call::Step(20),
+    ];
+    calls::play(&setup, &calls, calls::Faults::Meet);
+}

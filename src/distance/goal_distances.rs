@@ -294,3 +294,39 @@ impl DistanceOracle for UnitOracle<'_> {
         matches!(&*self.heuristic, Heuristic::Rra(r) if r.paused)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distance::{ReverseResumableAStar, UNREACHABLE};
+    use crate::map::{generate_map, Connectivity};
+
+    /// A deadline already past stops a resume before its first cell, and a
+    /// new deadline starts a new slice: a pause left over from an earlier
+    /// one does not make a known distance look out of time.
+    #[test]
+    fn a_pause_belongs_to_its_slice() {
+        let g = generate_map("64x64:0.2".parse().unwrap(), Connectivity::Four, 6);
+        let free: Vec<Cell> = (0..g.cell_count() as u32)
+            .map(Cell)
+            .filter(|&c| g.is_passable(c))
+            .collect();
+        let (goal, far) = (free[0], free[free.len() - 1]);
+        let mut h = Heuristic::Rra(ReverseResumableAStar::new(&g, goal, goal, true));
+        let closed = match &h {
+            Heuristic::Rra(r) => r.closed_len(),
+            _ => unreachable!(),
+        };
+        h.set_deadline(Some(std::time::Instant::now()));
+        assert_eq!(h.distance(&g, far), UNREACHABLE, "no time for it");
+        assert!(h.paused());
+        match &h {
+            Heuristic::Rra(r) => assert_eq!(r.closed_len(), closed, "not one cell closed"),
+            _ => unreachable!(),
+        }
+        h.set_deadline(None);
+        assert!(!h.paused(), "a new slice");
+        assert_eq!(h.distance(&g, goal), 0);
+        assert!(!h.paused(), "a known distance takes no time");
+    }
+}

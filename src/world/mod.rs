@@ -282,12 +282,21 @@ impl World {
         self.units.state[a.index()] = UnitState::Waiting;
     }
 
-    /// Takes unit `a` off the map: every reservation it has from the
-    /// current tick on, and its hold, are dropped.
+    /// Takes unit `a` off the map: its reservations after the current
+    /// tick, and its hold, are dropped. It still stands where it is at the
+    /// current tick (it leaves the map with the step), so the cells it
+    /// covers stay claimed at that tick: a body stepping diagonally from
+    /// now on sweeps the box around both ends at both ticks, and must not
+    /// sweep through it.
     pub fn remove(&mut self, a: Slot) {
         if self.units.on_map(a) {
-            self.release_now(a);
+            let (r, now) = (self.rect_of(a), self.now());
+            let prio = self.units.priority[a.index()];
             self.release_plan(a);
+            for c in r.cells(self.grid.width()) {
+                let claimed = self.table.claim(c, now, a, prio);
+                debug_assert!(claimed.is_ok(), "its own cells now: {claimed:?}");
+            }
         }
         self.units.flags[a.index()] = UnitFlags(UnitFlags::DEAD);
         self.units.goal_queue[a.index()].clear();
