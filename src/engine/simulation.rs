@@ -437,14 +437,8 @@ impl Simulation {
     /// The kind of living unit `id`, whose spawn may still wait for the
     /// next step.
     fn kind_of(&self, id: UnitId) -> UnitKind {
-        self.commands
-            .iter()
-            .rev()
-            .find_map(|c| match c {
-                Command::Spawn(u, spec) if *u == id => Some(spec.kind),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.world.units.kind[id.slot() as usize])
+        self.pending_spawn(id)
+            .map_or_else(|| self.world.units.kind[id.slot() as usize], |s| s.kind)
     }
 
     /// Goals around `target` for bodies of sides `sizes` on the map as it

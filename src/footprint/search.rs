@@ -102,7 +102,7 @@ impl FootprintSearch {
             (d != UNREACHABLE).then(|| d * pace)
         };
         let last = table.last_tick();
-        let longest = set.longest();
+        let (longest, masks) = (set.longest(), set.masks());
         let Some(h0) = h(q.from) else {
             return false;
         };
@@ -156,7 +156,6 @@ impl FootprintSearch {
                     .push(Reverse((n.g + hn + end_penalty, 0, id, true)));
                 continue;
             }
-            let masks = set.masks();
             if let Some(m) = masks {
                 let ticks = longest.min(last - n.tick);
                 read_square(

@@ -1599,15 +1599,16 @@ impl WindowedHca {
         let now = world.now();
         let ag = &world.units;
         let i = a.index();
-        let from = (now.saturating_sub(ag.plan_start[i]) as usize).min(ag.plan(a).len() - 1);
         ag.at_goal(a)
-            && ag.plan(a)[from..].iter().all(|&c| c == ag.goal[i])
+            && ag.plan(a)[ag.plan_index(a, now)..]
+                .iter()
+                .all(|&c| c == ag.goal[i])
             && ag.goal_queue[i].is_empty()
             && !ag.flags[i].has(UnitFlags::STUCK)
             && self.scripted_until[i] <= now
-            && !world.end_cells(a).any(|c| {
-                matches!(world.table.request_on(c), Some((b, t)) if b != a && t + self.window >= now)
-            })
+            && !world
+                .end_cells(a)
+                .any(|c| asker(world, a, c, self.window).is_some())
     }
 }
 
@@ -1828,6 +1829,17 @@ impl Planner for WindowedHca {
     }
 }
 
+/// The unit other than `a` that asked, within the last `window` ticks,
+/// for `cell` to be cleared (see
+/// [`crate::reservation::ReservationTable::request`]).
+fn asker(world: &World, a: Slot, cell: Cell, window: u32) -> Option<Slot> {
+    world
+        .table
+        .request_on(cell)
+        .filter(|&(b, t)| b != a && t + window >= world.now())
+        .map(|(b, _)| b)
+}
+
 /// What the tiled initial planning did for one unit.
 #[derive(Clone, Copy, Debug, Default)]
 struct TileResult {
@@ -1867,17 +1879,14 @@ impl WindowSearch<'_> {
         let grid = &*world_ref.grid;
         let i = a.index();
         let goal = world_ref.units.goal[i];
-        let requested = |c: Cell| matches!(world_ref.table.request_on(c), Some((b, t)) if b != a && t + w >= now);
+        let requested = |c: Cell| asker(world_ref, a, c, w).is_some();
         if !world_ref.units.kind[i].is_cell() {
             // A body makes way for any unit when parked on
             // its goal, else only for units that come first
             // (two bodies head-on in a passage would
             // otherwise both wait for the other).
             let parked = world_ref.units.at_goal(a);
-            let yields = |c: Cell| {
-                matches!(world_ref.table.request_on(c), Some((b, t))
-                        if b != a && t + w >= now && (parked || b < a))
-            };
+            let yields = |c: Cell| asker(world_ref, a, c, w).is_some_and(|b| parked || b < a);
             let mut h = heuristics[i].lock();
             return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields);
         }

@@ -497,10 +497,15 @@ impl ReservationTable {
         if let Some(a) = self.layer_owner_at(cell, home, tick) {
             return Some(a);
         }
-        match self.hold(cell) {
-            Some((a, from)) if from <= tick => Some(a),
-            _ => None,
-        }
+        self.holder_at(cell, tick)
+    }
+
+    /// Who holds `cell` at `tick`: a hold that has begun by then.
+    #[inline]
+    fn holder_at(&self, cell: Cell, tick: u32) -> Option<Slot> {
+        self.hold(cell)
+            .filter(|&(_, from)| from <= tick)
+            .map(|(a, _)| a)
     }
 
     /// Reserves `cell` at `tick` for unit `a` at `priority` (0..16). Claiming a
@@ -621,14 +626,13 @@ impl ReservationTable {
     /// cell's hold), and only a set bit reads the slots.
     #[inline]
     pub fn is_free(&self, cell: Cell, tick: u32, a: Slot) -> bool {
-        if self.in_ring(tick) {
-            let bits = &self.layers[(tick & (self.ring - 1)) as usize].claimed;
-            if bits[cell.index() >> 6].load(Ordering::Acquire) & (1 << (cell.0 & 63)) == 0 {
-                return match self.hold(cell) {
-                    Some((b, from)) if from <= tick => b == a,
-                    _ => true,
-                };
-            }
+        if self.in_ring(tick)
+            && !bit_set(
+                Some(&self.layers[(tick & (self.ring - 1)) as usize].claimed),
+                cell,
+            )
+        {
+            return self.holder_at(cell, tick).is_none_or(|b| b == a);
         }
         self.occupant(cell, tick).is_none_or(|b| b == a)
     }

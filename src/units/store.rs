@@ -270,10 +270,15 @@ impl Units {
     /// Where unit `a`'s plan puts it at `tick` (its last cell past the end).
     #[inline]
     pub fn planned_cell(&self, a: Slot, tick: u32) -> Cell {
-        let plan = self.plan(a);
-        let start = self.plan_start[a.index()];
-        let i = tick.saturating_sub(start) as usize;
-        plan[i.min(plan.len() - 1)]
+        self.plan(a)[self.plan_index(a, tick)]
+    }
+
+    /// The index of `tick` in unit `a`'s plan (its last entry from the
+    /// plan's end on, its first before its start).
+    #[inline]
+    pub fn plan_index(&self, a: Slot, tick: u32) -> usize {
+        let i = tick.saturating_sub(self.plan_start[a.index()]) as usize;
+        i.min(self.plan_len[a.index()] as usize - 1)
     }
 
     /// Last tick covered by unit `a`'s plan (it holds its last cell after).

@@ -366,9 +366,8 @@ impl World {
     /// action it is in the middle of (a slow step, a curve), so every new
     /// plan keeps this part as it is. Empty when an action may start now.
     pub fn action_in_progress(&self, a: Slot) -> Range<usize> {
-        let i = a.index();
         let (plan, motions) = (self.units.plan(a), self.units.plan_motions(a));
-        let i0 = (self.now().saturating_sub(self.units.plan_start[i]) as usize).min(plan.len() - 1);
+        let i0 = self.units.plan_index(a, self.now());
         let mut j = i0;
         if self.has_footprint(a) {
             while j + 1 < plan.len() && !Motion(motions[j]).starts_action() {
