@@ -580,18 +580,23 @@ impl Simulation {
     pub fn rect(&self, id: UnitId) -> Result<Rect, SimError> {
         let i = self.slot_of(id)?;
         let a = Slot(i as u32);
-        if self.world.units.on_map(a) {
-            return Ok(self.world.rect_of(a));
-        }
-        let size = self.world.units.kind[i].size as u32;
-        let (x, y) = self.world.grid.xy(self.world.units.position[i]);
+        let (kind, at) = match self.pending_spawn(id) {
+            Some(s) => (s.kind, s.cell),
+            None if self.world.units.on_map(a) => return Ok(self.world.rect_of(a)),
+            None => (self.world.units.kind[i], self.world.units.position[i]),
+        };
+        let size = kind.size as u32;
+        let (x, y) = self.world.grid.xy(at);
         Ok(Rect::new((x, y), (x + size - 1, y + size - 1)))
     }
 
     /// Unit `id`'s kind.
     pub fn kind(&self, id: UnitId) -> Result<UnitKind, SimError> {
         let i = self.slot_of(id)?;
-        Ok(self.world.units.kind[i])
+        Ok(match self.pending_spawn(id) {
+            Some(s) => s.kind,
+            None => self.world.units.kind[i],
+        })
     }
 
     /// The cell a unit stands on (a waiting unit: the cell it will enter on).

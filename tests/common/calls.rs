@@ -374,6 +374,8 @@ struct Model {
     /// unit despawned before the step that applies its spawn still enters,
     /// and leaves in the same step).
     entering: HashMap<UnitId, Cell>,
+    /// Every spawned unit's kind (the starting units are one cell).
+    kinds: HashMap<UnitId, UnitKind>,
     placed: Vec<RectSpec>,
     /// The map's own passability (blocks come and go; walls stay).
     open: Vec<bool>,
@@ -537,6 +539,7 @@ pub fn play(setup: &Setup, calls: &[Call], faults: Faults) {
         live,
         dead: Vec::new(),
         entering: HashMap::new(),
+        kinds: HashMap::new(),
         placed: Vec::new(),
         open,
         width: setup.width,
@@ -600,6 +603,7 @@ fn play_call(m: &mut Model, k: usize, call: &Call) {
                 assert!(m.sim.contains(id));
                 m.live.push(id);
                 m.entering.insert(id, a);
+                m.kinds.insert(id, *kind);
             }
         }
         Call::Despawn(p) => {
@@ -710,6 +714,26 @@ fn play_call(m: &mut Model, k: usize, call: &Call) {
             check(k, call, &pos, want());
             let goal = m.sim.goal(id);
             check(k, call, &goal, want());
+            // Kind and rectangle answer for a unit still waiting to enter.
+            let kind = m.sim.kind(id);
+            check(k, call, &kind, want());
+            if let Ok(kind) = kind {
+                let made = m.kinds.get(&id).copied().unwrap_or(UnitKind::CELL);
+                assert_eq!(kind, made, "call {k} {call:?}");
+            }
+            let rect = m.sim.rect(id);
+            check(k, call, &rect, want());
+            if let (Ok(r), Ok(kind)) = (rect, kind) {
+                let side = kind.size as u32;
+                assert!(
+                    r.x1 < m.width && r.y1 < m.height,
+                    "call {k} {call:?}: {r:?}"
+                );
+                assert!(
+                    r.x1 + 1 - r.x0 >= side && r.y1 + 1 - r.y0 >= side,
+                    "call {k} {call:?}: {r:?} for a body of side {side}"
+                );
+            }
             let cells = m.width as usize * m.height as usize;
             if let (Ok(p), Ok(g)) = (&pos, &goal) {
                 assert!(p.index() < cells && g.index() < cells, "call {k} {call:?}");
