@@ -46,6 +46,9 @@ pub struct LifelongArgs {
     /// 4 or 8.
     #[arg(long, default_value_t = 4)]
     pub connectivity: u32,
+    /// One-way lanes in one-cell-wide corridors (see `throng run --lanes`).
+    #[arg(long)]
+    pub lanes: bool,
     /// Seed of the starts and tasks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -80,7 +83,7 @@ pub struct LifelongResult {
 /// Runs the experiment and prints its result.
 pub fn run(args: &LifelongArgs) -> Result<LifelongResult, CliError> {
     let conn = parse_connectivity(args.connectivity)?;
-    let grid = Arc::new(read_map(&args.map, conn)?);
+    let grid = Arc::new(read_map(&args.map, conn)?.with_lanes(args.lanes));
     let inst = random_instance(grid.clone(), args.units, args.seed)?;
     let config = SimConfig {
         planner: PlannerKind::Whca {

@@ -117,19 +117,26 @@ fn entries(maps: &Path) -> Vec<Entry> {
             .concat(),
             large_map: false,
         },
-        Entry {
-            title: "Lifelong warehouse",
+    ];
+    for (title, lanes) in [
+        ("Lifelong warehouse", None),
+        ("Lifelong warehouse, lanes", Some("--lanes")),
+    ] {
+        let mut args = s(&[
+            "experiment",
+            "lifelong",
+            "--map",
+            "tests/data/movingai/warehouse-10-20-10-2-1.map",
+            "--units",
+            "1000",
+            "--ticks",
+            "1000",
+        ]);
+        args.extend(lanes.map(String::from));
+        v.push(Entry {
+            title,
             what: "1,000 units on warehouse-10-20-10-2-1, each always with a next random task (League of Robot Runners, RHCR), 2 threads, 1,000 ticks",
-            args: s(&[
-                "experiment",
-                "lifelong",
-                "--map",
-                "tests/data/movingai/warehouse-10-20-10-2-1.map",
-                "--units",
-                "1000",
-                "--ticks",
-                "1000",
-            ]),
+            args,
             figures: vec![
                 fig("tasks per tick", "/throughput", 2),
                 fig("tick mean (ms)", "/tick_ms_mean", 3),
@@ -139,8 +146,8 @@ fn entries(maps: &Path) -> Vec<Entry> {
                 fig("collisions", "/collisions", 0),
             ],
             large_map: false,
-        },
-    ];
+        });
+    }
     let big_runs =
         |v: &mut Vec<Entry>, titles: [&'static str; 2], what, run: &[&str], large_map| {
             for (title, threads) in titles.into_iter().zip(["1", "2"]) {
@@ -174,25 +181,49 @@ fn entries(maps: &Path) -> Vec<Entry> {
         &["--profile", "profiles/stress-10k.toml"],
         false,
     );
-    for (title, map, scen, units, ticks) in [
+    let r32 = "tests/data/movingai/random-32-32-20.map";
+    let r32_scen = Some("tests/data/movingai/scen/random-32-32-20-random-1.scen");
+    let warehouse = "tests/data/movingai/warehouse-10-20-10-2-1.map";
+    for (title, map, scen, units, ticks, lanes) in [
         (
             "random-32-32-20, 409 units",
-            "tests/data/movingai/random-32-32-20.map",
-            Some("tests/data/movingai/scen/random-32-32-20-random-1.scen"),
+            r32,
+            r32_scen,
             "409",
             "1000",
+            false,
+        ),
+        (
+            "random-32-32-20, 409 units, lanes",
+            r32,
+            r32_scen,
+            "409",
+            "1000",
+            true,
         ),
         (
             "warehouse, 1,000 units",
-            "tests/data/movingai/warehouse-10-20-10-2-1.map",
+            warehouse,
             None,
             "1000",
             "3000",
+            false,
+        ),
+        (
+            "warehouse, 1,000 units, lanes",
+            warehouse,
+            None,
+            "1000",
+            "3000",
+            true,
         ),
     ] {
         let mut args = s(&["run", "--map", map]);
         if let Some(scen) = scen {
             args.extend(s(&["--scen", scen]));
+        }
+        if lanes {
+            args.push("--lanes".into());
         }
         args.extend(s(&[
             "--units",
@@ -208,6 +239,7 @@ fn entries(maps: &Path) -> Vec<Entry> {
             args,
             figures: vec![
                 fig("units home", "/success_rate", 4),
+                fig("on their goals at the end", "/at_goal_at_end", 0),
                 fig("ticks", "/ticks", 0),
                 fig("sum of costs", "/soc", 0),
                 fig("planning in all (ms)", "/plan_ms_total", 1),

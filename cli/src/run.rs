@@ -61,6 +61,11 @@ pub struct RunArgs {
     /// Let diagonal moves pass blocked corners (8-connectivity only).
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub corner_cutting: Option<bool>,
+    /// One-way lanes in one-cell-wide corridors: a move against a
+    /// corridor's lane costs 2, so opposite flows take neighbouring
+    /// corridors (for warehouse-like maps) [default: false].
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub lanes: Option<bool>,
     /// Seed for generated maps, units and planner noise [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -212,6 +217,7 @@ impl RunArgs {
             window,
             connectivity,
             corner_cutting,
+            lanes,
             seed,
             max_ticks,
             threads,
@@ -270,10 +276,13 @@ pub fn parse_connectivity(n: u32) -> Result<Connectivity, CliError> {
 pub fn load_map_only(args: &RunArgs) -> Result<Instance, CliError> {
     let conn = parse_connectivity(args.connectivity.unwrap_or(4))?;
     let cutting = args.corner_cutting.unwrap_or(false);
+    let lanes = args.lanes.unwrap_or(false);
     let seed = args.seed.unwrap_or(1);
     let (grid, map_name) = match (&args.map, &args.scen, &args.generate) {
         (Some(map), None, None) => {
-            let grid = read_map(map, conn)?.with_corner_cutting(cutting);
+            let grid = read_map(map, conn)?
+                .with_corner_cutting(cutting)
+                .with_lanes(lanes);
             let name = map
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -281,7 +290,9 @@ pub fn load_map_only(args: &RunArgs) -> Result<Instance, CliError> {
         }
         (None, None, generate) => {
             let spec: GeneratorSpec = generate.as_deref().unwrap_or("32x32:0.2").parse()?;
-            let grid = generate_map(spec, conn, seed).with_corner_cutting(cutting);
+            let grid = generate_map(spec, conn, seed)
+                .with_corner_cutting(cutting)
+                .with_lanes(lanes);
             (
                 grid,
                 format!("generated-{}x{}-{}", spec.width, spec.height, seed),
@@ -310,10 +321,15 @@ pub fn load_map_only(args: &RunArgs) -> Result<Instance, CliError> {
 pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
     let conn = parse_connectivity(args.connectivity.unwrap_or(4))?;
     let cutting = args.corner_cutting.unwrap_or(false);
+    let lanes = args.lanes.unwrap_or(false);
     let seed = args.seed.unwrap_or(1);
     match (&args.map, &args.scen, &args.generate) {
         (Some(map), Some(scen), None) => {
-            let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(cutting));
+            let grid = Arc::new(
+                read_map(map, conn)?
+                    .with_corner_cutting(cutting)
+                    .with_lanes(lanes),
+            );
             let scenario = read_scenario(scen)?;
             let name = map
                 .file_name()
@@ -322,14 +338,22 @@ pub fn load_instance(args: &RunArgs) -> Result<Instance, CliError> {
         }
         (None, None, generate) => {
             let spec: GeneratorSpec = generate.as_deref().unwrap_or("32x32:0.2").parse()?;
-            let grid = Arc::new(generate_map(spec, conn, seed).with_corner_cutting(cutting));
+            let grid = Arc::new(
+                generate_map(spec, conn, seed)
+                    .with_corner_cutting(cutting)
+                    .with_lanes(lanes),
+            );
             let mut inst = random_instance(grid, args.units.unwrap_or(100), seed)?;
             inst.map_name = format!("generated-{}x{}-{}", spec.width, spec.height, seed);
             Ok(inst)
         }
         (Some(map), None, None) => {
             // A map without a scenario: random distinct starts and goals on it.
-            let grid = Arc::new(read_map(map, conn)?.with_corner_cutting(cutting));
+            let grid = Arc::new(
+                read_map(map, conn)?
+                    .with_corner_cutting(cutting)
+                    .with_lanes(lanes),
+            );
             let mut inst = random_instance(grid, args.units.unwrap_or(100), seed)?;
             inst.map_name = map
                 .file_name()

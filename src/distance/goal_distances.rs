@@ -10,7 +10,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::DistanceOracle;
-use super::{bfs_distances, dense_fits, Landmarks, ReverseResumableAStar};
+use super::{dense_fits, goal_costs, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
 
 /// One unit's source of true distances to its goal.
@@ -240,7 +240,7 @@ pub fn unit_heuristics_in(
     for &g in goals.iter().filter(|&&g| kinds.shared(g)) {
         tables
             .entry(g)
-            .or_insert_with(|| bfs_distances(grid, g).into());
+            .or_insert_with(|| goal_costs(grid, g).into());
     }
     // Serially: built on two threads, the initial searches were slower
     // (brc202d, 100 units: 115 ms against 77), their first touches of fresh

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{CellMap, CellSlots, Landmarks, UNREACHABLE};
 
-use crate::map::{Cell, Grid, MOVE_OFFSETS};
+use crate::map::{opposite_move, Cell, Grid, MOVE_OFFSETS};
 use crate::queue::BucketQueue;
 
 /// A search that has closed this many times its initial search's cells
@@ -26,7 +26,8 @@ const CLOSED: u32 = 1 << 31;
 pub struct ReverseResumableAStar {
     goal: Cell,
     origin: Cell,
-    /// Open list: cells by f (unit costs and a consistent heuristic).
+    /// Open list: cells by f (moves of cost 1, or 2 against a lane, and a
+    /// consistent heuristic: see [`BucketQueue`]).
     open: BucketQueue,
     /// Per cell: 0 unseen, else `g + 1`, with [`CLOSED`] set once closed.
     state: CellMap,
@@ -360,8 +361,6 @@ impl Resume<'_> {
             }
             state.set_raw(p, st | S::FLAG);
             self.closed += 1;
-            // A neighbour's slot value if reached from here.
-            let next = st + 1;
             // Neighbours by move bit, last move first (the order the LIFO
             // buckets then pop cardinal moves in), with coordinates carried
             // from the parent's: pricing a push needs no division.
@@ -371,6 +370,10 @@ impl Resume<'_> {
                 let k = 7 - bits.leading_zeros() as usize;
                 bits &= !(1 << k);
                 let q = Cell((p.0 as i64 + grid.move_delta(k)) as u32);
+                // The neighbour's slot value if reached from here: the
+                // search runs backwards, so the move is from `q` to `p`
+                // (lanes make the two directions cost differently).
+                let next = st + grid.move_cost(q, opposite_move(k));
                 // Closed, or open at least as near: nothing to do.
                 let sq = state.get_raw(q);
                 if sq & S::FLAG != 0 || (sq != 0 && sq <= next) {
@@ -384,7 +387,7 @@ impl Resume<'_> {
                 if let Some((table, row)) = self.guide {
                     h = h.max(table.lower_bound_to(q, row));
                 }
-                self.open.push(st + h, q.0);
+                self.open.push(next - 1 + h, q.0);
             }
             if p == self.target {
                 return Some(true);
@@ -405,6 +408,34 @@ mod tests {
             .map(Cell)
             .filter(|&c| g.is_passable(c))
             .collect()
+    }
+
+    #[test]
+    fn matches_goal_costs_with_lanes() {
+        // Moves against a lane cost 2 and the search runs backwards: each
+        // move is priced in the direction the unit takes it.
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = generate_map("24x24:0.3".parse().unwrap(), conn, 5).with_lanes(true);
+            let free = open_cells(&g);
+            let goal = free[free.len() / 2];
+            let costs = crate::distance::goal_costs(&g, goal);
+            // Landmarks count moves, a lower bound on costs: they still guide.
+            let landmarks = Arc::new(Landmarks::build(&g, 8));
+            let searches = [
+                ReverseResumableAStar::new(&g, goal, free[0], true),
+                ReverseResumableAStar::new(&g, goal, free[0], false),
+                ReverseResumableAStar::guided(&g, goal, free[0], landmarks, u32::MAX),
+            ];
+            for mut rra in searches {
+                for &c in free.iter().rev() {
+                    assert_eq!(
+                        rra.distance(&g, c),
+                        costs[c.index()],
+                        "cell {c:?} ({conn:?})"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -151,11 +151,18 @@ impl Grid {
     }
 
     /// Recomputes the moves of the cells of `rect` and of the ring around
-    /// it (their diagonals may pass its corners).
+    /// it (their diagonals may pass its corners), and the lanes near it.
     fn update_moves_around(&mut self, rect: Rect) {
         let area = rect.grown(1, self.width(), self.height());
         for c in area.cells(self.width()).collect::<Vec<_>>() {
             self.update_moves(c);
+        }
+        if self.has_lanes() {
+            // A cell's lane bits read cells up to two away.
+            let area = rect.grown(2, self.width(), self.height());
+            for c in area.cells(self.width()).collect::<Vec<_>>() {
+                self.update_lane(c);
+            }
         }
     }
 
@@ -493,5 +500,33 @@ mod tests {
             let original = crate::map::generate_map(spec, conn, seed);
             assert_eq!(g.passability(), original.passability(), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn blocks_move_lanes_as_a_fresh_grid_would_have_them() {
+        // A block that narrows an open end makes corridors of it; lifting
+        // it restores the old lanes. The directions stay those set when
+        // lanes were turned on.
+        let shelves = [
+            "@@@@@@@@@@",
+            "@........@",
+            "@.@@@@@@.@",
+            "@........@",
+            "@.@@@@@@.@",
+            "@........@",
+            "@@@@@@@@@@",
+        ];
+        let mut g = Grid::from_rows(&shelves, Connectivity::Four).with_lanes(true);
+        let before = g.lanes.against.clone();
+        let rect = Rect::new((8, 2), (8, 2));
+        g.block(rect, &mut Vec::new());
+        let mut fresh = g.clone();
+        for i in 0..fresh.cell_count() {
+            fresh.update_lane(Cell(i as u32));
+        }
+        assert_eq!(g.lanes.against, fresh.lanes.against);
+        assert_ne!(g.lanes.against, before);
+        g.unblock(rect, &mut Vec::new());
+        assert_eq!(g.lanes.against, before);
     }
 }

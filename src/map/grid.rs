@@ -62,6 +62,22 @@ pub const MOVE_OFFSETS: [(i32, i32); 8] = [
 /// Region label of a blocked cell.
 pub const NO_REGION: u32 = u32::MAX;
 
+/// What lanes remember: per cell, the moves that go against a lane, and
+/// the corridors' ranks that set their directions.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lanes {
+    /// Per cell, bit `k` set when the move [`MOVE_OFFSETS`]`[k]` from it
+    /// goes against a lane: out of a corridor cell against its direction,
+    /// or into one against it. Empty when lanes are off.
+    pub(super) against: Vec<u8>,
+    /// Per row, how many rows above it held corridor cells when lanes were
+    /// turned on: corridors of even rank run east, of odd rank west.
+    pub(super) row_rank: Vec<u32>,
+    /// Per column, the same for corridors along columns: even rank runs
+    /// south, odd rank north.
+    pub(super) col_rank: Vec<u32>,
+}
+
 /// A static grid map. Cells are 4- or 8-connected; a diagonal move may be
 /// forbidden when it cuts a blocked corner (the default for 8-connectivity).
 #[derive(Clone, Debug)]
@@ -88,6 +104,9 @@ pub struct Grid {
     /// multiply and a shift, since searches split cells into coordinates on
     /// every move they price.
     row_magic: u64,
+    /// One-way lanes in one-cell-wide corridors (off unless asked for;
+    /// see `lanes.rs`).
+    pub(super) lanes: Lanes,
 }
 
 impl Grid {
@@ -114,6 +133,7 @@ impl Grid {
             moves: Vec::new(),
             move_delta: move_deltas(width),
             row_magic: row_magic(width),
+            lanes: Default::default(),
         };
         grid.label_regions();
         grid
@@ -355,7 +375,7 @@ impl Grid {
 
     /// Rebuilds this grid in place as a `width`×`height` map, open where
     /// `open` says (row-major), with `connectivity` and `corner_cutting`,
-    /// and no blocks; `stack` is scratch. Reuses the grid's memory, so a
+    /// and no blocks or lanes; `stack` is scratch. Reuses the grid's memory, so a
     /// scratch map rebuilt again and again (a joint repair's window)
     /// allocates nothing once its buffers are large enough.
     ///
@@ -382,6 +402,7 @@ impl Grid {
         self.connectivity = connectivity;
         self.corner_cutting = corner_cutting;
         self.blocks.clear();
+        self.lanes.against.clear();
         self.move_delta = move_deltas(width);
         self.row_magic = row_magic(width);
         self.label_regions_with(stack);

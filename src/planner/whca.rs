@@ -2236,8 +2236,8 @@ fn blocked(grid: &crate::map::Grid, h: &mut Heuristic, path: &[Cell], window: u3
 }
 
 /// Writes into `path` the window that follows the known shortest route from
-/// the query's start (each step to a neighbour one move closer, waiting once
-/// on the goal) if every step of it is free in the table and its last cell
+/// the query's start (each step to a neighbour nearer by the move's cost,
+/// waiting once on the goal) if every step of it is free in the table and its last cell
 /// is free for good. Such a window has the least possible cost, so it is what
 /// the space-time search would return; on the seed's set-up most windows are
 /// found this way and skip the search and its true-distance resumes.
@@ -2255,18 +2255,31 @@ fn straight_window(
         return false;
     };
     path.push(cur);
-    let mut buf = [Cell(0); 8];
     for depth in 0..window {
         let tick = q.start_tick + depth;
         let next = if d == 0 {
             cur
         } else {
-            let n = grid.neighbors(cur, &mut buf);
-            let Some(&next) = buf[..n].iter().find(|&&c| {
-                h.known(grid, c) == Some(d - 1) && table.move_is_free(grid, q.unit, cur, c, tick)
-            }) else {
+            // The first move down the gradient: to a neighbour whose
+            // distance plus the move's cost (2 against a lane) is this one.
+            let mut bits = grid.move_bits(cur);
+            let mut found = None;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = Cell((cur.0 as i64 + grid.move_delta(k)) as u32);
+                let cost = grid.move_cost(cur, k);
+                if h.known(grid, c).is_some_and(|dc| dc + cost == d)
+                    && table.move_is_free(grid, q.unit, cur, c, tick)
+                {
+                    found = Some((c, d - cost));
+                    break;
+                }
+            }
+            let Some((next, rest)) = found else {
                 return false;
             };
+            d = rest;
             next
         };
         if next == cur && !table.move_is_free(grid, q.unit, cur, cur, tick) {
@@ -2274,7 +2287,6 @@ fn straight_window(
         }
         path.push(next);
         cur = next;
-        d = d.saturating_sub(1);
     }
     table.free_from(cur, q.start_tick + window, q.unit)
 }

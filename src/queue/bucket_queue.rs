@@ -1,11 +1,12 @@
-//! Open list for A* with unit move costs and a consistent heuristic, where
+//! Open list for A* with move costs of 1 or 2 and a consistent heuristic, where
 //! every open entry's f lies in `[f_min, f_min + SPAN)`: a ring of LIFO
 //! buckets instead of a binary heap. Push and pop are a few instructions;
 //! within one f the newest entry comes first, which is usually the deepest
 //! (the tie-break A* wants).
 
 /// How far above the smallest open f an entry may be: one move changes
-/// `g + h` by at most 2 when `h` is a consistent estimate in moves.
+/// `g + h` by at most 2 when `h` is a consistent estimate in moves, and by
+/// at most 3 when a move against a lane costs 2.
 const SPAN: usize = 4;
 
 /// A monotone bucket queue of `u32` items keyed by f. See the module docs.

@@ -386,8 +386,9 @@ impl SpaceTimeAStar {
         self.nodes.resize(self.nodes.capacity(), Node::default());
         self.nodes.clear();
         if window <= MAX_WINDOW_DEPTH {
-            // f rises by at most 2 a tick, plus the terminal edge's penalty
-            // and overriding costs: room for four levels a tick.
+            // f rises by at most 2 a tick (3 against a lane), plus the
+            // terminal edge's penalty and overriding costs: room for four
+            // levels a tick.
             self.window_open
                 .reserve(self.nodes.capacity(), 4 * window as usize + 8, window);
         }
@@ -596,24 +597,25 @@ impl SpaceTimeAStar {
             let mut bits = grid.move_bits(n.cell);
             let mut waited = false;
             loop {
-                let (next, nxy) = if bits != 0 {
+                let (next, nxy, step) = if bits != 0 {
                     let k = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let (dx, dy) = MOVE_OFFSETS[k];
                     (
                         Cell((n.cell.0 as i64 + grid.move_delta(k)) as u32),
                         (pxy.0.wrapping_add_signed(dx), pxy.1.wrapping_add_signed(dy)),
+                        grid.move_cost(n.cell, k),
                     )
                 } else if !waited {
                     waited = true;
-                    (n.cell, pxy)
+                    let wait = if windowed && n.cell == q.goal {
+                        q.goal_wait_cost
+                    } else {
+                        1
+                    };
+                    (n.cell, pxy, wait)
                 } else {
                     break;
-                };
-                let step = if windowed && next == n.cell && next == q.goal {
-                    q.goal_wait_cost
-                } else {
-                    1
                 };
                 // A node already closed, or reached as cheaply, needs no
                 // legality check and no distance: look it up first.
@@ -652,9 +654,10 @@ impl SpaceTimeAStar {
                             match self.index.estimate(h, next, nxy) {
                                 Some(u32::MAX) => continue,
                                 Some(d) => (d, true),
-                                // One move changes the true distance by at most one.
+                                // One move changes the true distance by at
+                                // most its cost.
                                 None => (
-                                    n.h.saturating_sub(1)
+                                    n.h.saturating_sub(step)
                                         .max(grid.grid_distance_xy(nxy, goal_xy)),
                                     false,
                                 ),

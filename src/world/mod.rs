@@ -116,10 +116,11 @@ impl World {
         if !kind.is_cell() {
             let size = kind.size as usize;
             if size > 1 && self.fits[size].is_none() {
-                self.fits[size] = Some(Arc::new(crate::footprint::fit_grid(
-                    &self.grid,
-                    size as u32,
-                )));
+                // Bodies keep to lanes too: those of their anchors.
+                self.fits[size] = Some(Arc::new(
+                    crate::footprint::fit_grid(&self.grid, size as u32)
+                        .with_lanes(self.grid.has_lanes()),
+                ));
             }
             if !self.actions.iter().any(|(k, _)| *k == kind) {
                 let set = ActionSet::for_kind(kind, self.grid.connectivity());
