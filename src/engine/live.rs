@@ -25,7 +25,7 @@ impl Simulation {
                 Command::Despawn(id) => self.apply_despawn(id),
                 Command::SetGoal(id, goal) => {
                     self.world.units.goal_queue[id.slot() as usize].clear();
-                    self.change_goal(id.unit(), goal);
+                    self.change_goal(id.unit(), goal, true);
                 }
                 Command::PushGoal(id, goal) => {
                     self.world.units.goal_queue[id.slot() as usize].push_back(goal)
@@ -34,7 +34,7 @@ impl Simulation {
                     let a = id.unit();
                     self.world.units.goal_queue[a.index()].clear();
                     let here = self.world.units.position[a.index()];
-                    self.change_goal(a, here);
+                    self.change_goal(a, here, true);
                 }
                 Command::Block(rect) => self.apply_block(rect),
                 Command::Unblock(rect) => self.apply_unblock(rect),
@@ -106,8 +106,9 @@ impl Simulation {
         self.emit(id, EventKind::Despawned);
     }
 
-    /// Gives unit `a` a new goal (its queue is left as it is).
-    pub(super) fn change_goal(&mut self, a: Slot, goal: Cell) {
+    /// Gives unit `a` a new goal (its queue is left as it is): by the
+    /// game's order, or the next of its queue.
+    pub(super) fn change_goal(&mut self, a: Slot, goal: Cell, ordered: bool) {
         let now = self.world.now();
         let i = a.index();
         let ag = &mut self.world.units;
@@ -120,7 +121,7 @@ impl Simulation {
         if ag.on_map(a) && !ag.flags[i].has(UnitFlags::EVICTING) {
             ag.next_replan[i] = now;
         }
-        self.planner.goal_changed(&self.world, a);
+        self.planner.goal_changed(&self.world, a, ordered);
         self.update_reachability(a);
     }
 
@@ -395,7 +396,7 @@ impl Simulation {
                     self.emit(id, EventKind::Arrived(pos));
                 }
                 if let Some(next) = self.world.units.goal_queue[i].pop_front() {
-                    self.change_goal(a, next);
+                    self.change_goal(a, next, false);
                 }
             } else {
                 ag.settled_at[i] = u32::MAX;

@@ -111,8 +111,9 @@ pub trait Planner: Send {
     fn unit_added(&mut self, _world: &World, _a: Slot) {}
     /// Unit `a` left the world.
     fn unit_removed(&mut self, _a: Slot) {}
-    /// Unit `a`'s goal changed.
-    fn goal_changed(&mut self, _world: &World, _a: Slot) {}
+    /// Unit `a`'s goal changed: by the game's order (`ordered`), or to the
+    /// next goal of its queue on arriving.
+    fn goal_changed(&mut self, _world: &World, _a: Slot, _ordered: bool) {}
     /// Cells became impassable (`closed`) or passable (`opened`): every
     /// cached distance must stay a lower bound, and plans are replanned.
     fn map_changed(&mut self, _world: &World, _closed: &[Cell], _opened: &[Cell]) {}

@@ -1742,11 +1742,16 @@ impl Planner for WindowedHca {
         self.live_units = self.live_units.saturating_sub(1);
     }
 
-    fn goal_changed(&mut self, world: &World, a: Slot) {
+    fn goal_changed(&mut self, world: &World, a: Slot, ordered: bool) {
         self.renew_heuristic(world, a.index());
         self.stalled[a.index()] = 0;
         self.own_granted[a.index()] = false;
-        self.restagger[a.index()] = true;
+        // Units ordered together are staggered; a unit going on to its
+        // next queued goal arrived on a tick of its own. (Staggered at
+        // every queued goal too, the lifelong warehouse of 1,000 units with
+        // lanes did 6.21 tasks a tick with 152 units stuck at tick 1,000;
+        // unstaggered, 6.58 with 63.)
+        self.restagger[a.index()] = ordered;
         self.repair_fails[a.index()] = 0;
         self.drop_script(a);
     }
