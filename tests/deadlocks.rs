@@ -225,3 +225,50 @@ fn units_climb_out_of_a_hollow_in_their_lower_bounds() {
         .collect();
     all_home("cup", &g, &units, 16, 600);
 }
+
+#[test]
+fn three_units_rotate_in_a_corridor_among_parked_ones() {
+    // A small warehouse of one-cell corridors (`o`: a unit parked on its
+    // own goal). Three units stand in a row in one corridor, each ordered
+    // to a neighbour's cell (a to c's, b to a's, c to b's): a must get
+    // past the two others, so they must leave the corridor by the side
+    // gaps and come back. The joint search for such a knot
+    // needs more nodes than a first repair may take; repeated failures
+    // grow its limit.
+    let rows = [
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+        "@....o.......o...........o..o..o..@",
+        "@..o@@@@@@.@@@@@@.@@@@@@.@@@@@@oo.@",
+        "@o..o...oo.o............o.....o...@",
+        "@...@@@@@@.@@@@@@.@@@@@@.@@@@@@...@",
+        "@...oo.................o..........@",
+        "@o..@@@@@@o@@@@@@.@@@@@@.@@@@@@.o.@",
+        "@..o...o.o......o...oo..o...o.....@",
+        "@...@@@@@@o@@@@@@.@@@@@@.@@@@@@..o@",
+        "@o....o......o.o.........o....o..o@",
+        "@...@@@@@@.@@@@@@.@@@@@@.@@@@@@...@",
+        "@...oo.o...abc..o.....o.....oo....@",
+        "@.o.@@@@@@.@@@@@@o@@@@@@.@@@@@@o..@",
+        "@.......o......o.o..o..o..o.ooo...@",
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+    ];
+    let open: Vec<String> = rows
+        .iter()
+        .map(|r| r.replace(['o', 'a', 'b', 'c'], "."))
+        .collect();
+    let open: Vec<&str> = open.iter().map(String::as_str).collect();
+    let g = Arc::new(Grid::clone(&grid(&open, Connectivity::Four)).with_lanes(true));
+    let mut units = vec![
+        ((11, 11), (13, 11)),
+        ((12, 11), (11, 11)),
+        ((13, 11), (12, 11)),
+    ];
+    for (y, r) in rows.iter().enumerate() {
+        for (x, ch) in r.chars().enumerate() {
+            if ch == 'o' {
+                units.push(((x as u32, y as u32), (x as u32, y as u32)));
+            }
+        }
+    }
+    all_home("rotation among parked units", &g, &units, 16, 600);
+}

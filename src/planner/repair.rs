@@ -42,13 +42,14 @@ const MARGINS: [u32; 2] = [2, 6];
 /// search ran to its node limit; skipping them halved the repairs' time
 /// and left as many units home).
 pub const MAX_MEMBERS: usize = 6;
-/// Nodes the joint search may store. On the warehouse map (1,000 units,
+/// Nodes a first joint search may store (see `WindowedHca::repair` for
+/// the larger searches of knots that keep failing). On the warehouse map (1,000 units,
 /// 3,000 ticks, seeds 1 and 2, runs side by side) 8,000 took 4.5 s of
 /// ticks in all and left 974 and 981 units on their goals, 4,000 took
 /// 3.0 and 3.9 s and left 985 and 972: about as many, for less (a build
 /// without repairs: 2.9 and 3.1 s, 927 and 903). 20,000 took up to 27 ms
 /// for one repair.
-const MAX_NODES: u64 = 4_000;
+pub const MAX_NODES: u64 = 4_000;
 
 /// A joint plan found for a stuck cluster: its units and their paths (one
 /// cell per tick from the current tick, all the same length; possibly
@@ -66,6 +67,8 @@ pub struct JointPlan {
 #[derive(Default)]
 pub struct RepairMemory {
     members: Vec<Slot>,
+    /// Units standing in the window (see [`keep_units_on_the_way`]).
+    standing: Vec<Slot>,
     /// Other units with reservations inside the window, and their cells
     /// there tick by tick (`horizon` per unit).
     others: Vec<Slot>,
@@ -116,7 +119,8 @@ impl Window {
 /// Finds a joint plan for the cluster around unit `stuck`. `distance(u, c)`
 /// is unit `u`'s distance estimate from cell `c` to its goal; `max_len` the
 /// most cells a plan may hold (the reservation table's reach: a plan that
-/// moves nobody within it is no plan); the search gives up at `deadline`.
+/// moves nobody within it is no plan); the search stores at most
+/// `max_nodes` nodes in each window and gives up at `deadline`.
 /// Returns whether it found a plan that moves someone (then in
 /// `memory.plan`), and the nodes expanded.
 pub fn plan_cluster(
@@ -125,6 +129,7 @@ pub fn plan_cluster(
     stuck: Slot,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
     max_len: usize,
+    max_nodes: u64,
     deadline: Option<Instant>,
 ) -> (bool, u64) {
     let grid = &world.grid;
@@ -157,8 +162,8 @@ pub fn plan_cluster(
             w: (hi.0 + margin + 1).min(grid.width()) - x0,
             h: (hi.1 + margin + 1).min(grid.height()) - y0,
         };
-        let (found, nodes) =
-            plan_in_window(memory, world, stuck, window, distance, max_len, deadline);
+        let limits = (max_len, max_nodes, deadline);
+        let (found, nodes) = plan_in_window(memory, world, stuck, window, distance, limits);
         expanded += nodes;
         match found {
             Attempt::Plan => return (true, expanded),
@@ -179,15 +184,15 @@ enum Attempt {
     GaveUp,
 }
 
-/// [`plan_cluster`] in one window, and the nodes expanded.
+/// [`plan_cluster`] in one window (with its limits: plan length, nodes,
+/// deadline), and the nodes expanded.
 fn plan_in_window(
     memory: &mut RepairMemory,
     world: &World,
     stuck: Slot,
     window: Window,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
-    max_len: usize,
-    deadline: Option<Instant>,
+    (max_len, max_nodes, deadline): (usize, u64, Option<Instant>),
 ) -> (Attempt, u64) {
     let grid = &world.grid;
     let units = &world.units;
@@ -197,6 +202,7 @@ fn plan_in_window(
     let cells = (window.w * window.h) as usize;
     let RepairMemory {
         members,
+        standing,
         others,
         other_cells,
         starts,
@@ -230,8 +236,14 @@ fn plan_in_window(
             u.0,
         )
     });
-    if members.len() > MAX_MEMBERS || members.first() != Some(&stuck) {
+    if members.first() != Some(&stuck) {
         return (Attempt::GaveUp, 0);
+    }
+    if members.len() > MAX_MEMBERS {
+        keep_units_on_the_way(members, standing, world, window, distance);
+        if members.len() > MAX_MEMBERS {
+            return (Attempt::GaveUp, 0);
+        }
     }
     // The window's map (with the wall row for units away), and every other
     // unit's reservations inside it, tick by tick from now: units of
@@ -320,7 +332,7 @@ fn plan_in_window(
         goals.push(goal);
     }
     let (found, expanded) =
-        plan_group_around(group, sub, starts, goals, around, MAX_NODES, deadline);
+        plan_group_around(group, sub, starts, goals, around, max_nodes, deadline);
     match found {
         Ok(true) => {}
         Ok(false) => return (Attempt::NoWay, expanded),
@@ -341,6 +353,54 @@ fn plan_in_window(
         out.extend(p.iter().map(|&c| window.global(grid, c)));
     }
     (Attempt::Plan, expanded)
+}
+
+/// Narrows `members` (every unit standing in the window, the stuck one
+/// first) to the units on the way: the stuck unit, the units standing on
+/// its next [`REACH`] steps down its distances, the units on theirs, and
+/// so on, save units that outrank the stuck one (they keep their right of
+/// way). The rest stay where they are for the joint search (they hold
+/// their cells, as every unit outside the cluster does). A knot in a
+/// one-cell corridor among units parked on their goals (a warehouse's
+/// aisles) fills a window with more units than one search can plan,
+/// though only the three or four in the corridor need to move.
+fn keep_units_on_the_way(
+    members: &mut Vec<Slot>,
+    standing: &mut Vec<Slot>,
+    world: &World,
+    window: Window,
+    distance: &mut dyn FnMut(Slot, Cell) -> u32,
+) {
+    let grid = &world.grid;
+    let now = world.now();
+    standing.clear();
+    standing.append(members);
+    members.push(standing[0]);
+    let priority = |u: Slot| world.units.priority[u.index()];
+    let rank = priority(standing[0]);
+    let mut around = [Cell(0); 8];
+    let mut k = 0;
+    while k < members.len() && members.len() <= MAX_MEMBERS {
+        let u = members[k];
+        let mut at = world.units.position[u.index()];
+        for _ in 0..REACH {
+            let n = grid.neighbors(at, &mut around);
+            let mut best = (distance(u, at), at);
+            for &c in &around[..n] {
+                best = best.min((distance(u, c), c));
+            }
+            if best.1 == at || window.local(grid, best.1).is_none() {
+                break;
+            }
+            at = best.1;
+            if let Some(v) = world.table.occupant(at, now) {
+                if standing.contains(&v) && !members.contains(&v) && priority(v) <= rank {
+                    members.push(v);
+                }
+            }
+        }
+        k += 1;
+    }
 }
 
 #[cfg(test)]
@@ -416,7 +476,15 @@ mod tests {
         );
         let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
         let mut memory = RepairMemory::default();
-        let (found, expanded) = plan_cluster(&mut memory, &world, Slot(0), &mut distance, 18, None);
+        let (found, expanded) = plan_cluster(
+            &mut memory,
+            &world,
+            Slot(0),
+            &mut distance,
+            18,
+            MAX_NODES,
+            None,
+        );
         assert!(found, "a joint plan");
         let plan = memory.plan;
         assert!(expanded > 0);
@@ -432,6 +500,53 @@ mod tests {
     }
 
     #[test]
+    fn a_knot_among_parked_units_plans_only_the_units_on_the_way() {
+        // Aisles of a warehouse (`o`: units parked on their goals). Unit
+        // `a` wants the cell past `b` and `c`, who stand on their goals in
+        // a one-cell corridor: they must step out by the side gap and come
+        // back. The window holds nine units, more than one search plans;
+        // only the three on the way are planned, the rest stand still.
+        let rows = [
+            "@@@@@@@@@@@@@@@@@@@",
+            "@...o.o.o.........@",
+            "@@@@@@.@@@@@@.@@@@@",
+            "@o.o..abc..o......@",
+            "@@@@@@.@@@@@@o@@@@@",
+            "@..o..o...o.......@",
+            "@@@@@@@@@@@@@@@@@@@",
+        ];
+        let open: Vec<String> = rows
+            .iter()
+            .map(|r| r.replace(['o', 'a', 'b', 'c'], "."))
+            .collect();
+        let open: Vec<&str> = open.iter().map(String::as_str).collect();
+        let mut units = vec![((6, 3), (9, 3)), ((7, 3), (7, 3)), ((8, 3), (8, 3))];
+        for (y, r) in rows.iter().enumerate() {
+            for (x, ch) in r.chars().enumerate() {
+                if ch == 'o' {
+                    units.push(((x as u32, y as u32), (x as u32, y as u32)));
+                }
+            }
+        }
+        let (mut world, dist) = world(&open, &units);
+        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
+        let mut memory = RepairMemory::default();
+        let (found, _) = plan_cluster(
+            &mut memory,
+            &world,
+            Slot(0),
+            &mut distance,
+            18,
+            64_000,
+            None,
+        );
+        assert!(found, "a joint plan");
+        let plan = memory.plan.clone();
+        assert_eq!(plan.units, [Slot(0), Slot(1), Slot(2)]);
+        check(&mut world, &plan, 18);
+    }
+
+    #[test]
     fn a_crowded_window_is_left_alone() {
         // Two rows of seven units on an open map: the window around one of
         // them holds more than a joint search plans at once, so no repair
@@ -443,7 +558,15 @@ mod tests {
         let (world, dist) = world(&rows, &units);
         let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
         let mut memory = RepairMemory::default();
-        let (found, expanded) = plan_cluster(&mut memory, &world, Slot(3), &mut distance, 18, None);
+        let (found, expanded) = plan_cluster(
+            &mut memory,
+            &world,
+            Slot(3),
+            &mut distance,
+            18,
+            MAX_NODES,
+            None,
+        );
         assert!(!found);
         assert_eq!(expanded, 0);
     }

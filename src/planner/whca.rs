@@ -100,6 +100,12 @@ const MAX_INVOLVED: usize = 24;
 /// Windows without progress (its best distance to the goal unchanged)
 /// after which a unit's cluster is planned jointly (see [`repair`]).
 const REPAIR_AFTER_WINDOWS: u32 = 2;
+/// Times a repair's node limit grows fourfold for a unit whose repairs
+/// keep failing (4,000 nodes, then 16,000, 64,000 and 256,000): a knot of
+/// three units rotating in a one-cell corridor (each wanting the next
+/// one's cell, the way out through a side gap) takes about 13,000 nodes
+/// with four units in the window and 54,000 with six.
+const REPAIR_GROWTHS: u8 = 2;
 /// Joint repairs tried per tick at most: each is a bounded OD search, run
 /// in the sequential commit phase.
 const REPAIRS_PER_TICK: u32 = 1;
@@ -1423,6 +1429,7 @@ impl WindowedHca {
                 a,
                 &mut distance,
                 max_len,
+                repair::MAX_NODES << (2 * self.repair_fails[a.index()].min(REPAIR_GROWTHS)),
                 deadline,
             )
         };
