@@ -42,6 +42,10 @@ pub struct SilverArgs {
     /// Where the CSV and SVG charts go.
     #[arg(long, default_value = "results/silver")]
     pub out_dir: PathBuf,
+    /// One-way lanes in one-cell-wide corridors (see `throng run --lanes`;
+    /// not part of Silver's set-up).
+    #[arg(long)]
+    pub lanes: bool,
 }
 
 /// Means of the five measures over the maps, for one planner and unit count.
@@ -95,7 +99,8 @@ pub fn measure(args: &SilverArgs, progress: &ProgressBar) -> Result<Vec<SilverPo
             };
             for m in 0..args.maps {
                 let seed = args.seed + m;
-                let grid = Arc::new(generate_map(spec, Connectivity::Four, seed));
+                let grid =
+                    Arc::new(generate_map(spec, Connectivity::Four, seed).with_lanes(args.lanes));
                 let inst = random_instance(grid, n, seed * 1000 + n as u64)?;
                 let mut sim = Simulation::new(
                     &inst,
