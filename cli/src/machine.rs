@@ -1,4 +1,5 @@
-//! What the machine offers two threads: the round trip of a cache line
+//! What the machine offers: the speed of one thread on a fixed piece of
+//! the engine's work, and for two threads the round trip of a cache line
 //! between two cores. On a virtual machine it moves with where the host puts
 //! the virtual cores (seen on one 2-core machine: 70–100 ns, then 320–370
 //! ns for minutes), and every two-thread figure moves with it: the engine's
@@ -35,6 +36,35 @@ pub fn core_round_trip_ns(trips: u64) -> Option<f64> {
         started
     });
     Some(started.elapsed().as_nanos() as f64 / trips.max(1) as f64)
+}
+
+/// Milliseconds one thread takes for a fixed piece of work: 20
+/// breadth-first distance tables over a generated 512×512 map with 10%
+/// obstacles, the best of three tries. Every timing of a benchmark page
+/// moves with it: pages written on different machines compare through it.
+pub fn single_thread_ms() -> f64 {
+    use throng::distance::bfs_distances_into;
+    use throng::map::{generate_map, Cell, Connectivity};
+    let grid = generate_map(
+        "512x512:0.1".parse().expect("a valid spec"),
+        Connectivity::Four,
+        1,
+    );
+    let from = (0..grid.cell_count() as u32)
+        .map(Cell)
+        .find(|&c| grid.is_passable(c))
+        .expect("an open cell");
+    let (mut dist, mut queue) = (Vec::new(), Vec::new());
+    (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..20 {
+                bfs_distances_into(&grid, from, &mut dist, &mut queue);
+                std::hint::black_box(&dist);
+            }
+            started.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn wait_for(flag: &AtomicU64, value: u64) {
