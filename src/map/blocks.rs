@@ -507,15 +507,7 @@ mod tests {
         // A block that narrows an open end makes corridors of it; lifting
         // it restores the old lanes. The directions stay those set when
         // lanes were turned on.
-        let shelves = [
-            "@@@@@@@@@@",
-            "@........@",
-            "@.@@@@@@.@",
-            "@........@",
-            "@.@@@@@@.@",
-            "@........@",
-            "@@@@@@@@@@",
-        ];
+        let shelves = crate::map::lanes::SHELVES;
         let mut g = Grid::from_rows(&shelves, Connectivity::Four).with_lanes(true);
         let before = g.lanes.against.clone();
         let rect = Rect::new((8, 2), (8, 2));

@@ -155,21 +155,22 @@ pub fn opposite_move(k: usize) -> usize {
     (k & 4) | ((k + 2) & 3)
 }
 
+/// Two shelf rows between three corridors, joined by open ends (for tests).
+#[cfg(test)]
+pub(super) const SHELVES: [&str; 7] = [
+    "@@@@@@@@@@",
+    "@........@",
+    "@.@@@@@@.@",
+    "@........@",
+    "@.@@@@@@.@",
+    "@........@",
+    "@@@@@@@@@@",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::Connectivity;
-
-    /// Two shelf rows between three corridors, joined by open ends.
-    const SHELVES: [&str; 7] = [
-        "@@@@@@@@@@",
-        "@........@",
-        "@.@@@@@@.@",
-        "@........@",
-        "@.@@@@@@.@",
-        "@........@",
-        "@@@@@@@@@@",
-    ];
 
     #[test]
     fn neighbouring_corridors_run_opposite_ways() {
