@@ -52,6 +52,8 @@ pub struct Setup {
     pub density: f64,
     /// 8-connected (else 4-connected).
     pub eight: bool,
+    /// One-way lanes in the map's one-cell corridors.
+    pub lanes: bool,
     /// Seed of the map and the starting units.
     pub seed: u64,
     /// Units of the instance, on the map from the start.
@@ -294,6 +296,7 @@ pub fn decode(data: &[u8]) -> (Setup, Vec<Call>) {
     let flags = b.byte();
     let eight = flags & 1 == 1;
     let initialize = flags & 2 == 2;
+    let lanes = flags & 64 == 64;
     let planner = match flags >> 2 & 15 {
         0 => PlannerKind::Hca,
         1 => PlannerKind::Ca,
@@ -312,6 +315,7 @@ pub fn decode(data: &[u8]) -> (Setup, Vec<Call>) {
         height,
         density,
         eight,
+        lanes,
         seed,
         start_units,
         planner,
@@ -513,7 +517,7 @@ pub fn play(setup: &Setup, calls: &[Call], faults: Faults) {
         height: setup.height,
         density: setup.density,
     };
-    let grid = Arc::new(generate_map(spec, conn, setup.seed));
+    let grid = Arc::new(generate_map(spec, conn, setup.seed).with_lanes(setup.lanes));
     let open: Vec<bool> = grid.passability().to_vec();
     let start_units = setup.start_units.min(open.iter().filter(|&&o| o).count());
     let inst = random_instance(grid, start_units, setup.seed).expect("enough open cells");
