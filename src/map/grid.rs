@@ -347,9 +347,18 @@ impl Grid {
         if a == b {
             return self.is_passable(a);
         }
-        let mut buf = [Cell(0); 8];
-        let n = self.neighbors(a, &mut buf);
-        buf[..n].contains(&b)
+        // A legal move's index offset names its neighbour (the offsets
+        // differ from each other, and the move table keeps moves on the map).
+        let d = b.0 as i64 - a.0 as i64;
+        let mut bits = self.moves[a.index()];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            if self.move_delta[k] == d {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        false
     }
 
     /// A lower bound on the number of moves from `a` to `b`: Manhattan for
@@ -495,6 +504,26 @@ fn row_magic(width: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_is_a_step_to_a_neighbour() {
+        // Edges and corners included (an offset that wraps a row is no move).
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = Grid::from_rows(&["..#....", ".#..#..", "...#...", "#.....#"], conn);
+            let mut buf = [Cell(0); 8];
+            for a in (0..g.cell_count() as u32).map(Cell) {
+                let n = g.neighbors(a, &mut buf);
+                for b in (0..g.cell_count() as u32).map(Cell) {
+                    let want = if a == b {
+                        g.is_passable(a)
+                    } else {
+                        buf[..n].contains(&b)
+                    };
+                    assert_eq!(g.is_move(a, b), want, "{a:?} -> {b:?} ({conn:?})");
+                }
+            }
+        }
+    }
 
     #[test]
     fn coordinates_match_division() {

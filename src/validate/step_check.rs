@@ -66,13 +66,22 @@ impl Owners {
         }
     }
 
-    fn insert(&mut self, cell: Cell, slot: u32) {
+    /// Records `slot` on `cell` unless someone is there already: then
+    /// returns who, and records nothing.
+    fn claim(&mut self, cell: Cell, slot: u32) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(cell);
-        while self.slots[i].0 == self.stamp {
+        loop {
+            let (seen, c, owner) = self.slots[i];
+            if seen != self.stamp {
+                self.slots[i] = (self.stamp, cell.0, slot);
+                return None;
+            }
+            if c == cell.0 {
+                return Some(owner);
+            }
             i = (i + 1) & mask;
         }
-        self.slots[i] = (self.stamp, cell.0, slot);
     }
 }
 
@@ -190,14 +199,12 @@ impl StepChecker {
                 continue;
             }
             for c in r.cells(grid.width()) {
-                if let Some(other) = self.owners.get(c) {
+                if let Some(other) = self.owners.claim(c, slot) {
                     self.report(Violation::SharedCell {
                         tick: t,
                         units: (other as usize, s),
                         at: grid.xy(c),
                     });
-                } else {
-                    self.owners.insert(c, slot);
                 }
             }
             self.cur[s] = r;
@@ -215,6 +222,10 @@ impl StepChecker {
     fn check_unit(&mut self, grid: &Grid, t: usize, slot: u32) {
         let s = slot as usize;
         let (from, to) = (self.prev[s], self.cur[s]);
+        if is_cell(&to) && is_cell(&from) {
+            // (`ABSENT` is a cell too: the unit has just entered.)
+            return self.check_cell_unit(grid, t, slot, from, to);
+        }
         // A unit a block went up on may cross blocked cells on its way out.
         let was_inside = from != ABSENT && from.cells(grid.width()).any(|c| grid.is_blocked(c));
         if let Some(c) = to
@@ -312,6 +323,72 @@ impl StepChecker {
                         at: grid.xy(c),
                     });
                     break;
+                }
+            }
+        }
+    }
+}
+
+impl StepChecker {
+    /// [`Self::check_unit`] for a one-cell unit (the common case, without
+    /// the rectangles' iterators): the same rules.
+    fn check_cell_unit(&mut self, grid: &Grid, t: usize, slot: u32, from: Rect, to: Rect) {
+        let s = slot as usize;
+        let b = grid.cell(to.x0, to.y0);
+        let entered = from == ABSENT;
+        let a = if entered {
+            b
+        } else {
+            grid.cell(from.x0, from.y0)
+        };
+        // A unit a block went up on may cross blocked cells on its way out.
+        let was_inside = !entered && grid.is_blocked(a);
+        if !(grid.is_passable(b) || was_inside && grid.is_blocked(b)) {
+            self.report(Violation::Blocked {
+                tick: t,
+                unit: s,
+                at: (to.x0, to.y0),
+            });
+            return;
+        }
+        if entered || a == b {
+            return;
+        }
+        let (fx, fy, tx, ty) = (from.x0, from.y0, to.x0, to.y0);
+        let legal = if grid.is_passable(a) {
+            grid.is_move(a, b)
+        } else {
+            fx.abs_diff(tx) + fy.abs_diff(ty) == 1
+        };
+        if !legal {
+            self.report(Violation::IllegalMove {
+                tick: t,
+                unit: s,
+                from: (fx, fy),
+                to: (tx, ty),
+            });
+        }
+        // A swap: whoever covered our new cell now covers our old one.
+        if let Some(o) = self.prev_owners.get(b).filter(|&o| o != slot) {
+            let theirs = self.cur[o as usize];
+            if theirs != ABSENT && meets(&theirs, &from) && slot < o {
+                self.report(Violation::Swap {
+                    tick: t.saturating_sub(1),
+                    units: (s, o as usize),
+                });
+            }
+        }
+        if fx.abs_diff(tx) == 1 && fy.abs_diff(ty) == 1 {
+            // A crossing: (x,y)→(x+1,y+1) while another goes (x+1,y)→(x,y+1).
+            let (c1, c2) = (grid.cell(tx, fy), grid.cell(fx, ty));
+            for (p, q) in [(c1, c2), (c2, c1)] {
+                if let Some(o) = self.owners.get(q).filter(|&o| o != slot) {
+                    if self.prev_owners.get(p) == Some(o) && slot < o {
+                        self.report(Violation::DiagonalCrossing {
+                            tick: t.saturating_sub(1),
+                            units: (s, o as usize),
+                        });
+                    }
                 }
             }
         }
