@@ -333,6 +333,11 @@ impl StepChecker {
     /// [`Self::check_unit`] for a one-cell unit (the common case, without
     /// the rectangles' iterators): the same rules.
     fn check_cell_unit(&mut self, grid: &Grid, t: usize, slot: u32, from: Rect, to: Rect) {
+        if from == to {
+            // Standing still: its cell was checked when it entered it (a
+            // block going up on it later is allowed; walls never move).
+            return;
+        }
         let s = slot as usize;
         let b = grid.cell(to.x0, to.y0);
         let entered = from == ABSENT;
@@ -351,7 +356,7 @@ impl StepChecker {
             });
             return;
         }
-        if entered || a == b {
+        if entered {
             return;
         }
         let (fx, fy, tx, ty) = (from.x0, from.y0, to.x0, to.y0);
