@@ -123,6 +123,15 @@ impl StepChecker {
         StepChecker::default()
     }
 
+    fn report_illegal(&mut self, tick: usize, unit: usize, from: (u32, u32), to: (u32, u32)) {
+        self.report(Violation::IllegalMove {
+            tick,
+            unit,
+            from,
+            to,
+        });
+    }
+
     fn report(&mut self, v: Violation) {
         self.count += 1;
         if self.first.len() < Self::KEEP {
@@ -243,28 +252,14 @@ impl StepChecker {
             return;
         }
         let (fx, fy, tx, ty) = (from.x0, from.y0, to.x0, to.y0);
-        let legal = if is_cell(&from) && is_cell(&to) {
-            let (a, b) = (grid.cell(fx, fy), grid.cell(tx, ty));
-            if grid.is_passable(a) {
-                grid.is_move(a, b)
-            } else {
-                fx.abs_diff(tx) + fy.abs_diff(ty) == 1
-            }
-        } else {
-            // A body moves, or grows to the box of a step and back: each
-            // edge moves by one cell at most.
-            from.x0.abs_diff(to.x0) <= 1
-                && from.x1.abs_diff(to.x1) <= 1
-                && from.y0.abs_diff(to.y0) <= 1
-                && from.y1.abs_diff(to.y1) <= 1
-        };
+        // A body moves, or grows to the box of a step and back: each edge
+        // moves by one cell at most. (One-cell moves: `check_cell_unit`.)
+        let legal = from.x0.abs_diff(to.x0) <= 1
+            && from.x1.abs_diff(to.x1) <= 1
+            && from.y0.abs_diff(to.y0) <= 1
+            && from.y1.abs_diff(to.y1) <= 1;
         if !legal {
-            self.report(Violation::IllegalMove {
-                tick: t,
-                unit: s,
-                from: (fx, fy),
-                to: (tx, ty),
-            });
+            self.report_illegal(t, s, (fx, fy), (tx, ty));
         }
         // A swap: a unit that covered part of our new rectangle now covers
         // part of our old one.
@@ -291,20 +286,7 @@ impl StepChecker {
             }
         }
         let diagonal = fx.abs_diff(tx) == 1 && fy.abs_diff(ty) == 1;
-        if diagonal && is_cell(&from) && is_cell(&to) {
-            // A crossing: (x,y)→(x+1,y+1) while another goes (x+1,y)→(x,y+1).
-            let (c1, c2) = (grid.cell(tx, fy), grid.cell(fx, ty));
-            for (p, q) in [(c1, c2), (c2, c1)] {
-                if let Some(o) = self.owners.get(q).filter(|&o| o != slot) {
-                    if self.prev_owners.get(p) == Some(o) && slot < o {
-                        self.report(Violation::DiagonalCrossing {
-                            tick: t.saturating_sub(1),
-                            units: (s, o as usize),
-                        });
-                    }
-                }
-            }
-        } else if diagonal && from.width() == to.width() && from.height() == to.height() {
+        if diagonal && from.width() == to.width() && from.height() == to.height() {
             // A body stepping diagonally in one tick sweeps the box around
             // both ends: nobody else in it at either tick.
             let swept = Rect::new(
@@ -366,12 +348,7 @@ impl StepChecker {
             fx.abs_diff(tx) + fy.abs_diff(ty) == 1
         };
         if !legal {
-            self.report(Violation::IllegalMove {
-                tick: t,
-                unit: s,
-                from: (fx, fy),
-                to: (tx, ty),
-            });
+            self.report_illegal(t, s, (fx, fy), (tx, ty));
         }
         // A swap: whoever covered our new cell now covers our old one.
         if let Some(o) = self.prev_owners.get(b).filter(|&o| o != slot) {
