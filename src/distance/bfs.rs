@@ -55,17 +55,16 @@ pub fn goal_costs(grid: &Grid, goal: Cell) -> Vec<u32> {
         return cost;
     }
     // Dijkstra backwards from the goal: a cell's cost is settled when
-    // popped; the move priced is the one from the neighbour into it.
+    // popped (an entry above its cost is stale); the move priced is the
+    // one from the neighbour into it.
     let mut open = BucketQueue::with_capacity(64);
-    let mut settled = vec![false; grid.cell_count()];
     cost[goal.index()] = 0;
     open.push(0, goal.0);
     while let Some((d, c)) = open.pop() {
         let c = Cell(c);
-        if settled[c.index()] {
+        if d > cost[c.index()] {
             continue;
         }
-        settled[c.index()] = true;
         let mut bits = grid.move_bits(c);
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;

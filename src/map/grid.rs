@@ -384,9 +384,9 @@ impl Grid {
 
     /// Rebuilds this grid in place as a `width`×`height` map, open where
     /// `open` says (row-major), with `connectivity` and `corner_cutting`,
-    /// and no blocks or lanes; `stack` is scratch. Reuses the grid's memory, so a
-    /// scratch map rebuilt again and again (a joint repair's window)
-    /// allocates nothing once its buffers are large enough.
+    /// and no blocks or lanes; `stack` is scratch. Reuses the grid's
+    /// memory, so a scratch map rebuilt again and again (a joint repair's
+    /// window) allocates nothing once its buffers are large enough.
     ///
     /// # Panics
     /// If `open` does not yield `width * height` cells.

@@ -86,17 +86,6 @@ impl Grid {
         }
     }
 
-    /// The largest cost of one move: 2 with lanes, else 1. One move changes
-    /// a true distance by at most this much.
-    #[inline]
-    pub fn max_move_cost(&self) -> u32 {
-        if self.has_lanes() {
-            2
-        } else {
-            1
-        }
-    }
-
     /// The move that goes against the lane through corridor cell `c`, if
     /// `c` is one (before lanes have ranks: any cardinal move along it).
     fn corridor(&self, c: Cell) -> Option<usize> {
@@ -184,7 +173,6 @@ mod tests {
         // are no corridor.
         assert_eq!(cost(1, 3, EAST), 2);
         assert_eq!(cost(1, 2, SOUTH), 1);
-        assert_eq!(g.max_move_cost(), 2);
         let plain = Grid::from_rows(&SHELVES, Connectivity::Four);
         assert!(!plain.has_lanes());
         assert_eq!(plain.move_cost(plain.cell(4, 1), WEST), 1);

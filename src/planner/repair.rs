@@ -42,9 +42,9 @@ const MARGINS: [u32; 2] = [2, 6];
 /// search ran to its node limit; skipping them halved the repairs' time
 /// and left as many units home).
 pub const MAX_MEMBERS: usize = 6;
-/// Nodes a first joint search may store (see `WindowedHca::repair` for
-/// the larger searches of knots that keep failing). On the warehouse map (1,000 units,
-/// 3,000 ticks, seeds 1 and 2, runs side by side) 8,000 took 4.5 s of
+/// Nodes a first joint search may store (the planner grows it for knots
+/// whose repairs keep failing). On the warehouse map (1,000 units, 3,000
+/// ticks, seeds 1 and 2, runs side by side) 8,000 took 4.5 s of
 /// ticks in all and left 974 and 981 units on their goals, 4,000 took
 /// 3.0 and 3.9 s and left 985 and 972: about as many, for less (a build
 /// without repairs: 2.9 and 3.1 s, 927 and 903). 20,000 took up to 27 ms
@@ -137,17 +137,11 @@ pub fn plan_cluster(
     let start = world.units.position[stuck.index()];
     let (mut lo, mut hi) = (grid.xy(start), grid.xy(start));
     let mut at = start;
-    let mut around = [Cell(0); 8];
     for _ in 0..REACH {
-        let n = grid.neighbors(at, &mut around);
-        let mut best = (distance(stuck, at), at);
-        for &c in &around[..n] {
-            best = best.min((distance(stuck, c), c));
-        }
-        if best.1 == at {
+        let Some(next) = step_down(grid, stuck, at, distance) else {
             break;
-        }
-        at = best.1;
+        };
+        at = next;
         let (x, y) = grid.xy(at);
         lo = (lo.0.min(x), lo.1.min(y));
         hi = (hi.0.max(x), hi.1.max(y));
@@ -355,6 +349,23 @@ fn plan_in_window(
     (Attempt::Plan, expanded)
 }
 
+/// Unit `u`'s next step down its distances from `at`: the neighbour
+/// nearest its goal, if nearer than `at`.
+fn step_down(
+    grid: &Grid,
+    u: Slot,
+    at: Cell,
+    distance: &mut dyn FnMut(Slot, Cell) -> u32,
+) -> Option<Cell> {
+    let mut around = [Cell(0); 8];
+    let n = grid.neighbors(at, &mut around);
+    let mut best = (distance(u, at), at);
+    for &c in &around[..n] {
+        best = best.min((distance(u, c), c));
+    }
+    (best.1 != at).then_some(best.1)
+}
+
 /// Narrows `members` (every unit standing in the window, the stuck one
 /// first) to the units on the way: the stuck unit, the units standing on
 /// its next [`REACH`] steps down its distances, the units on theirs, and
@@ -378,21 +389,15 @@ fn keep_units_on_the_way(
     members.push(standing[0]);
     let priority = |u: Slot| world.units.priority[u.index()];
     let rank = priority(standing[0]);
-    let mut around = [Cell(0); 8];
     let mut k = 0;
     while k < members.len() && members.len() <= MAX_MEMBERS {
         let u = members[k];
         let mut at = world.units.position[u.index()];
         for _ in 0..REACH {
-            let n = grid.neighbors(at, &mut around);
-            let mut best = (distance(u, at), at);
-            for &c in &around[..n] {
-                best = best.min((distance(u, c), c));
+            match step_down(grid, u, at, distance) {
+                Some(next) if window.local(grid, next).is_some() => at = next,
+                _ => break,
             }
-            if best.1 == at || window.local(grid, best.1).is_none() {
-                break;
-            }
-            at = best.1;
             if let Some(v) = world.table.occupant(at, now) {
                 if standing.contains(&v) && !members.contains(&v) && priority(v) <= rank {
                     members.push(v);

@@ -101,7 +101,7 @@ const MAX_INVOLVED: usize = 24;
 /// after which a unit's cluster is planned jointly (see [`repair`]).
 const REPAIR_AFTER_WINDOWS: u32 = 2;
 /// Times a repair's node limit grows fourfold for a unit whose repairs
-/// keep failing (4,000 nodes, then 16,000, 64,000 and 256,000): a knot of
+/// keep failing (4,000 nodes, then 16,000 and 64,000): a knot of
 /// three units rotating in a one-cell corridor (each wanting the next
 /// one's cell, the way out through a side gap) takes about 13,000 nodes
 /// with four units in the window and 54,000 with six.
@@ -2248,9 +2248,9 @@ fn blocked(grid: &crate::map::Grid, h: &mut Heuristic, path: &[Cell], window: u3
 }
 
 /// Writes into `path` the window that follows the known shortest route from
-/// the query's start (each step to a neighbour nearer by the move's cost,
-/// waiting once on the goal) if every step of it is free in the table and its last cell
-/// is free for good. Such a window has the least possible cost, so it is what
+/// the query's start (each step to a neighbour nearer by the move's
+/// cost, waiting once on the goal) if every step of it is free in the
+/// table and its last cell is free for good. Such a window has the least possible cost, so it is what
 /// the space-time search would return; on the seed's set-up most windows are
 /// found this way and skip the search and its true-distance resumes.
 fn straight_window(
