@@ -298,25 +298,62 @@ fn read_square(
     blocked.clear();
     blocked.resize(ticks as usize + 1, 0);
     let (x, y) = grid.xy(at);
-    let (r, side) = (masks.reach, masks.side);
-    let body = r..r + size;
+    let (r, side) = (masks.reach as i64, masks.side);
+    let body = masks.reach..masks.reach + size;
+    let row_bits = (1u64 << side) - 1;
+    // The square's columns on the map: `i0..i1` of `0..side`.
+    let x0 = x as i64 - r;
+    let i0 = (-x0).max(0) as u32;
+    let i1 = (grid.width() as i64 - x0).min(side as i64) as u32;
     for j in 0..side {
-        for i in 0..side {
-            let bit = 1u64 << (j * side + i);
-            let c = grid.cell_checked(
-                x as i64 + i as i64 - r as i64,
-                y as i64 + j as i64 - r as i64,
-            );
-            match c {
-                Some(c) if grid.is_passable(c) => {
-                    let first = u32::from(body.contains(&i) && body.contains(&j));
-                    for k in first..=ticks {
-                        if !table.is_free(c, tick + k, a) {
-                            blocked[k as usize] |= bit;
-                        }
+        let row = row_bits << (j * side);
+        let yy = y as i64 + j as i64 - r;
+        if yy < 0 || yy >= grid.height() as i64 || i0 >= i1 {
+            blocked.iter_mut().for_each(|b| *b |= row);
+            continue;
+        }
+        let on_map = (row_bits >> i0 << i0) & (row_bits >> (side - i1)) & row_bits;
+        let mut walls = row_bits & !on_map;
+        // The body's own cells at the first tick are left out.
+        let own = if body.contains(&j) {
+            ((1u64 << size) - 1) << masks.reach
+        } else {
+            0
+        };
+        let first = grid.cell((x0 + i0 as i64) as u32, yy as u32);
+        for i in i0..i1 {
+            let c = Cell(first.0 + (i - i0));
+            if !grid.is_passable(c) {
+                walls |= 1 << i;
+                continue;
+            }
+            // A hold blocks every tick from its first on: one load a cell.
+            if let Some((b, from)) = table.hold(c) {
+                if b != a {
+                    let skip = u32::from(own >> i & 1 != 0);
+                    for k in from.saturating_sub(tick).max(skip)..=ticks {
+                        blocked[k as usize] |= 1 << (i + j * side);
                     }
                 }
-                _ => blocked.iter_mut().for_each(|b| *b |= bit),
+            }
+        }
+        if walls != 0 {
+            blocked.iter_mut().for_each(|b| *b |= walls << (j * side));
+        }
+        // Claims: one or two words of claim bits a row and tick; only set
+        // bits on open cells read their slots.
+        for k in 0..=ticks {
+            let mut bits = table.claim_bits(first, i1 - i0, tick + k) << i0 & !walls;
+            if k == 0 {
+                bits &= !own;
+            }
+            while bits != 0 {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                let c = Cell(first.0 + (i - i0));
+                if table.layer_owner(c, tick + k).is_some_and(|b| b != a) {
+                    blocked[k as usize] |= 1 << (i + j * side);
+                }
             }
         }
     }
@@ -334,10 +371,17 @@ mod tests {
     /// masks against it judges every action as reading its own entries
     /// does, for every kind, on a table with other units' claims and holds
     /// all around (the body's own cells at the start left to the unit, as
-    /// a search finds them).
+    /// a search finds them), on a map small enough for a direct-mapped
+    /// table and on one whose table hashes, near the edges too.
     #[test]
     fn action_masks_judge_actions_as_their_entries_do() {
-        let grid = generate_map("24x24:0.15".parse().unwrap(), Connectivity::Eight, 5);
+        for map in ["24x24:0.15", "90x90:0.15"] {
+            judge_actions_on(&generate_map(map.parse().unwrap(), Connectivity::Eight, 5));
+        }
+    }
+
+    fn judge_actions_on(grid: &Grid) {
+        let grid = grid.clone();
         let me = Slot(0);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut judged = [0usize; 2];
@@ -354,8 +398,13 @@ mod tests {
                         let t0 = rng.gen_range(0..4);
                         let body: Vec<Cell> =
                             crate::footprint::body(&grid, at, size as u32).collect();
+                        let (ax, ay) = grid.xy(at);
                         for _ in 0..60 {
-                            let c = Cell(rng.gen_range(0..grid.cell_count() as u32));
+                            // Around the body (the square reaches 3 cells out).
+                            let (dx, dy) = (rng.gen_range(-5i64..=7), rng.gen_range(-5i64..=7));
+                            let Some(c) = grid.cell_checked(ax as i64 + dx, ay as i64 + dy) else {
+                                continue;
+                            };
                             let t = t0 + rng.gen_range(0..8);
                             if t == t0 && body.contains(&c) {
                                 continue;

@@ -637,6 +637,31 @@ impl ReservationTable {
         self.occupant(cell, tick).is_none_or(|b| b == a)
     }
 
+    /// The claim bits of the `len` cells `first, first + 1, ..` (at most 64,
+    /// all on the map) in tick `tick`'s layer, bit `i` for cell `first + i`:
+    /// a clear bit means no claim on that cell then (a set one may be
+    /// stale; [`Self::layer_owner`] settles it). 0 outside the ring. One or
+    /// two loads for a row of a body's surroundings, where
+    /// [`Self::is_free`] tests a bit per cell.
+    #[inline]
+    pub fn claim_bits(&self, first: Cell, len: u32, tick: u32) -> u64 {
+        debug_assert!((1..=64).contains(&len) && first.index() + len as usize <= self.holds.len());
+        if !self.in_ring(tick) {
+            return 0;
+        }
+        let bits = &self.layers[(tick & (self.ring - 1)) as usize].claimed;
+        let (word, shift) = (first.index() >> 6, first.0 & 63);
+        let mut v = bits[word].load(Ordering::Acquire) >> shift;
+        if shift + len > 64 {
+            // `shift > 0` here, as `len <= 64`.
+            v |= bits[word + 1].load(Ordering::Acquire) << (64 - shift);
+        }
+        if len < 64 {
+            v &= (1 << len) - 1;
+        }
+        v
+    }
+
     /// Whether unit `a` may move from `from` (at `tick`) to `to` (at `tick + 1`):
     /// `to` free, no swap with another unit, no diagonal crossing.
     #[inline]
