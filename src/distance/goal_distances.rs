@@ -9,6 +9,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
+use super::rra::WALL_DISTANCE;
 use super::DistanceOracle;
 use super::{dense_fits, goal_costs, Landmarks, ReverseResumableAStar};
 use crate::map::{Cell, Grid};
@@ -23,6 +24,8 @@ pub enum Heuristic {
     Rra(ReverseResumableAStar),
     /// A table shared with the other units bound for the same goal.
     Shared(Arc<[u32]>),
+    /// A body's way around the units wedged on its way (see [`Detour`]).
+    Detour(Box<Detour>),
     /// Landmark lower bounds (with the grid distance) towards the goal whose
     /// landmark row is kept here.
     Landmarks {
@@ -35,12 +38,37 @@ pub enum Heuristic {
     },
 }
 
+/// True distances on a body's anchors with the anchors of a few units
+/// walled off: the units wedged on its way that no way clearing could move.
+/// A body stuck behind a parked 3×3 unit boxed in by walls, or in a jam of
+/// bodies heading the other way, waits for good on distances through them;
+/// on these it walks around. Kept while it is needed (see the planner).
+#[derive(Clone, Debug)]
+pub struct Detour {
+    /// The search, with those anchors as walls of its own
+    /// ([`ReverseResumableAStar::around`]).
+    pub search: ReverseResumableAStar,
+    /// The heuristic to go back to.
+    pub usual: Heuristic,
+}
+
+/// A detour's distance, its walls unreachable.
+#[inline]
+fn off_walls(d: u32) -> u32 {
+    if d >= WALL_DISTANCE {
+        super::UNREACHABLE
+    } else {
+        d
+    }
+}
+
 impl Heuristic {
     /// True distance from `cell` to the goal ([`super::UNREACHABLE`] if none).
     #[inline]
     pub fn distance(&mut self, grid: &Grid, cell: Cell) -> u32 {
         match self {
             Heuristic::Rra(r) => r.distance(grid, cell),
+            Heuristic::Detour(d) => off_walls(d.search.distance(grid, cell)),
             Heuristic::Shared(t) => t[cell.index()],
             Heuristic::Landmarks {
                 table,
@@ -62,6 +90,7 @@ impl Heuristic {
     pub fn known(&self, grid: &Grid, cell: Cell) -> Option<u32> {
         match self {
             Heuristic::Rra(r) => r.known(cell),
+            Heuristic::Detour(d) => d.search.known(cell).map(off_walls),
             Heuristic::Shared(t) => Some(t[cell.index()]),
             Heuristic::Landmarks {
                 table,
@@ -79,8 +108,10 @@ impl Heuristic {
     /// [`ReverseResumableAStar::assign`]).
     #[inline]
     pub fn ensure_started(&mut self, grid: &Grid) {
-        if let Heuristic::Rra(r) = self {
-            r.ensure_started(grid);
+        match self {
+            Heuristic::Rra(r) => r.ensure_started(grid),
+            Heuristic::Detour(d) => d.search.ensure_started(grid),
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => {}
         }
     }
 
@@ -89,6 +120,7 @@ impl Heuristic {
     pub fn restart_if_grown(&mut self, grid: &Grid, position: Cell) -> bool {
         match self {
             Heuristic::Rra(r) => r.restart_if_grown(grid, position),
+            Heuristic::Detour(d) => d.search.restart_if_grown(grid, position),
             Heuristic::Shared(_) | Heuristic::Landmarks { .. } => false,
         }
     }
@@ -97,6 +129,7 @@ impl Heuristic {
     pub fn restarts(&self) -> usize {
         match self {
             Heuristic::Rra(r) => r.restarts as usize,
+            Heuristic::Detour(d) => d.search.restarts as usize,
             Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
         }
     }
@@ -105,7 +138,11 @@ impl Heuristic {
     /// of its slice, so that distances it had not reached read as
     /// unreachable (never for a shared table or landmarks).
     pub fn paused(&self) -> bool {
-        matches!(self, Heuristic::Rra(r) if r.paused)
+        match self {
+            Heuristic::Rra(r) => r.paused,
+            Heuristic::Detour(d) => d.search.paused,
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => false,
+        }
     }
 
     /// Whether distances are true distances (landmarks give lower bounds).
@@ -119,7 +156,7 @@ impl Heuristic {
     /// pause left over from an earlier tick made every later search that
     /// found its distances already known give up as out of time).
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        if let Heuristic::Rra(r) = self {
+        if let Some(r) = self.own_search() {
             r.deadline = deadline;
             r.paused = false;
         }
@@ -128,7 +165,7 @@ impl Heuristic {
     /// Lets this unit's own true-distance search close at most `cells` more
     /// cells, then pause (`None`: no limit; nothing to do for shared tables).
     pub fn set_slice(&mut self, cells: Option<u32>) {
-        if let Heuristic::Rra(r) = self {
+        if let Some(r) = self.own_search() {
             r.slice = cells;
         }
     }
@@ -137,7 +174,17 @@ impl Heuristic {
     pub fn expanded(&self) -> usize {
         match self {
             Heuristic::Rra(r) => r.expanded,
+            Heuristic::Detour(d) => d.search.expanded,
             Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
+        }
+    }
+
+    /// The unit's own search, if it has one.
+    fn own_search(&mut self) -> Option<&mut ReverseResumableAStar> {
+        match self {
+            Heuristic::Rra(r) => Some(r),
+            Heuristic::Detour(d) => Some(&mut d.search),
+            Heuristic::Shared(_) | Heuristic::Landmarks { .. } => None,
         }
     }
 }

@@ -11,8 +11,8 @@ mod rra;
 pub use bfs::{bfs_distances, bfs_distances_into, goal_costs};
 pub use cell_map::{dense_fits, dense_maps_that_fit, CellMap, CellSlots};
 pub use goal_distances::{
-    reserve_unit_searches, unit_heuristics, unit_heuristics_in, Heuristic, UnitOracle,
+    reserve_unit_searches, unit_heuristics, unit_heuristics_in, Detour, Heuristic, UnitOracle,
 };
 pub use landmarks::Landmarks;
 pub use oracle::{DistanceOracle, UNREACHABLE};
-pub use rra::ReverseResumableAStar;
+pub use rra::{ReverseResumableAStar, WALL_DISTANCE};

@@ -20,6 +20,9 @@ pub const RESTART_AFTER: usize = 8;
 const RESTART_MIN: usize = 64;
 
 const CLOSED: u32 = 1 << 31;
+/// The distance a search with walls of its own reads for them (see
+/// [`ReverseResumableAStar::around`]): the largest a closed cell can hold.
+pub const WALL_DISTANCE: u32 = !CLOSED - 1;
 
 /// One unit's RRA* search: its own open and closed lists, kept across windows.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +59,8 @@ pub struct ReverseResumableAStar {
     /// Landmarks that sharpen the heuristic towards the origin, and the
     /// origin's row (see [`Self::guided`]).
     guide: Option<Box<Guide>>,
+    /// Cells walled off besides the map's (see [`Self::around`]).
+    walls: Vec<Cell>,
 }
 
 /// Landmarks guiding a search towards its origin.
@@ -102,6 +107,25 @@ impl ReverseResumableAStar {
         rra
     }
 
+    /// A sparse search from `goal` towards `origin` that treats `walls`
+    /// as walls too: they are closed from the start at [`WALL_DISTANCE`],
+    /// so no route passes them (restarts keep them; a diagonal move may
+    /// still pass a wall's corner, as the map's moves allow). `goal` must not be
+    /// one of them. A body's way around units wedged on its way, for
+    /// the price of the cells it touches instead of a copy of the map.
+    pub fn around(grid: &Grid, goal: Cell, origin: Cell, walls: Vec<Cell>) -> Self {
+        debug_assert!(!walls.contains(&goal));
+        let mut rra = Self::reserve(grid, false);
+        rra.walls = walls;
+        rra.restart(grid, goal, origin);
+        rra
+    }
+
+    /// The cells walled off besides the map's (see [`Self::around`]).
+    pub fn walls(&self) -> &[Cell] {
+        &self.walls
+    }
+
     /// The memory of a search on `grid`, with no search run yet: start it
     /// with [`Self::restart`]. Lets a planner reserve its units' searches
     /// when it is built, so planning neither allocates nor first-touches
@@ -135,6 +159,9 @@ impl ReverseResumableAStar {
         }
         self.paused = false;
         self.closed_count = 0;
+        for &c in &self.walls {
+            self.state.set(c, CLOSED | (WALL_DISTANCE + 1));
+        }
         self.state.set(goal, 1);
         let h = grid.grid_distance(goal, origin).max(
             self.guide
@@ -435,6 +462,56 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn walls_of_its_own_are_walls_and_survive_a_restart() {
+        // The distances of a search with walls of its own are those of the
+        // map with the walls built (on 8-connected maps, at most those:
+        // a diagonal move may pass a wall's corner), never less than the
+        // map's own; the walls read as `WALL_DISTANCE`.
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = generate_map("24x24:0.2".parse().unwrap(), conn, 7);
+            let free = open_cells(&g);
+            let goal = free[free.len() / 2];
+            let walls: Vec<Cell> = free
+                .iter()
+                .copied()
+                .filter(|&c| c != goal && c.0 % 7 == 3)
+                .collect();
+            let mut passable = g.passability().to_vec();
+            walls.iter().for_each(|c| passable[c.index()] = false);
+            let built = Grid::new(g.width(), g.height(), passable, conn);
+            let (with, without) = (
+                crate::distance::bfs_distances(&built, goal),
+                crate::distance::bfs_distances(&g, goal),
+            );
+            let mut rra = ReverseResumableAStar::around(&g, goal, free[0], walls.clone());
+            for round in 0..2 {
+                for &c in free.iter().rev() {
+                    let d = rra.distance(&g, c);
+                    if walls.contains(&c) {
+                        assert_eq!(d, WALL_DISTANCE, "{c:?}");
+                    } else if conn == Connectivity::Four {
+                        assert_eq!(d, with[c.index()], "{c:?} (round {round})");
+                    } else {
+                        assert!(d >= without[c.index()], "{c:?}");
+                        assert!(d <= with[c.index()], "{c:?}");
+                    }
+                }
+                rra.restart(&g, goal, free[free.len() - 1]);
+            }
+            // The walls lengthen routes: fewer cells keep the map's own
+            // distances than without them.
+            let same = free
+                .iter()
+                .filter(|&&c| !walls.contains(&c) && rra.distance(&g, c) == without[c.index()])
+                .count();
+            assert!(
+                same < free.len() - walls.len(),
+                "{conn:?}: the walls changed nothing"
+            );
         }
     }
 

@@ -98,6 +98,9 @@ pub struct RunSummary {
     pub way_clearings: u64,
     /// See [`RunSummary::way_clearings`].
     pub way_clearings_kept: u64,
+    /// Stalled units with footprints given distances around the units on
+    /// their way, after a way clearing failed.
+    pub detours: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

@@ -986,6 +986,7 @@ impl Simulation {
             repairs_kept: stats.repairs_kept,
             way_clearings: stats.way_clearings,
             way_clearings_kept: stats.way_clearings_kept,
+            detours: stats.detours,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

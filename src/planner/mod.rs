@@ -66,6 +66,9 @@ pub struct PlannerStats {
     pub way_clearings: u64,
     /// See [`PlannerStats::way_clearings`].
     pub way_clearings_kept: u64,
+    /// Bodies whose way could not be cleared given distances around the
+    /// units on it (see [`crate::distance::Detour`]).
+    pub detours: u64,
 }
 
 /// What one tick's planning did.
