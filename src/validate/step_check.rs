@@ -235,6 +235,11 @@ impl StepChecker {
             // (`ABSENT` is a cell too: the unit has just entered.)
             return self.check_cell_unit(grid, t, slot, from, to);
         }
+        if from == to {
+            // Standing still: its cells were checked when it entered them
+            // (a block going up on it later is allowed; walls never move).
+            return;
+        }
         // A unit a block went up on may cross blocked cells on its way out.
         let was_inside = from != ABSENT && from.cells(grid.width()).any(|c| grid.is_blocked(c));
         if let Some(c) = to
@@ -248,7 +253,7 @@ impl StepChecker {
             });
             return;
         }
-        if from == ABSENT || from == to {
+        if from == ABSENT {
             return;
         }
         let (fx, fy, tx, ty) = (from.x0, from.y0, to.x0, to.y0);
