@@ -66,15 +66,16 @@ fn mixed_armies_cross_maps_without_a_violation() {
     // home within 400 ticks (bodies meeting head-on in a passage only
     // their size fits may wait for good: 445 of 480 home on way requests
     // alone, 454 with way clearing).
-    let (arrived, all, _, _) = cluttered_armies(60);
+    let (arrived, all, _, _, _) = cluttered_armies(60);
     assert!(arrived * 100 >= all * 90, "{arrived} of {all} home");
 }
 
 /// Runs `n` units of the army mix for 400 ticks on each of eight cluttered
 /// 40×40 maps (10% walls), asserting no violation; returns the units home,
-/// the units in all, the ways cleared and kept, and the detours.
-fn cluttered_armies(n: usize) -> (usize, usize, u64, u64) {
-    let (mut arrived, mut all, mut kept, mut detours) = (0, 0, 0, 0);
+/// the units in all, the ways cleared and kept, the detours, and the
+/// units pulled over.
+fn cluttered_armies(n: usize) -> (usize, usize, u64, u64, u64) {
+    let (mut arrived, mut all, mut kept, mut detours, mut pulled) = (0, 0, 0, 0, 0);
     for seed in 1..=8 {
         let spec: GeneratorSpec = "40x40:0.1".parse().unwrap();
         let grid = Arc::new(generate_map(spec, Connectivity::Eight, seed));
@@ -86,8 +87,9 @@ fn cluttered_armies(n: usize) -> (usize, usize, u64, u64) {
         all += units.len();
         kept += sim.planner_stats().way_clearings_kept;
         detours += sim.planner_stats().detours;
+        pulled += sim.planner_stats().pull_overs;
     }
-    (arrived, all, kept, detours)
+    (arrived, all, kept, detours, pulled)
 }
 
 #[test]
@@ -405,16 +407,18 @@ fn a_thousand_mixed_units_on_den520d() {
 }
 
 #[test]
-fn stalled_bodies_get_their_way_cleared_or_walk_around() {
+fn stalled_bodies_get_their_way_cleared_walk_around_or_are_let_pass() {
     // The cluttered maps of `mixed_armies_cross_maps_without_a_violation`,
     // denser: bodies jam each other in passages only their size fits.
     // Stalled bodies get their way cleared (the units in it plan off it
-    // first, all plans kept or none), and a body whose way could not be
-    // cleared walks around the units on it: no violation, and more home
-    // than either alone brought (680 of 800 with ways cleared alone, 711
-    // with 125 detours too).
-    let (arrived, all, kept, detours) = cluttered_armies(100);
+    // first, all plans kept or none); a body whose way could not be
+    // cleared walks around the units on it; where no way around reaches
+    // its goal, the first body on its way pulls over. No violation, and
+    // more home than without each (680 of 800 with ways cleared alone,
+    // 711 with detours, 724 with pulling over too).
+    let (arrived, all, kept, detours, pulled) = cluttered_armies(100);
     assert!(kept > 0, "no way cleared");
     assert!(detours > 0, "no detour");
-    assert!(arrived * 1000 >= all * 875, "{arrived} of {all} home");
+    assert!(pulled > 0, "nobody pulled over");
+    assert!(arrived * 100 >= all * 88, "{arrived} of {all} home");
 }

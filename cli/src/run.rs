@@ -680,8 +680,8 @@ pub fn print_summary(s: &RunSummary) {
     }
     if s.way_clearings > 0 {
         println!(
-            "ways cleared         {} ({} kept), {} detours",
-            s.way_clearings, s.way_clearings_kept, s.detours
+            "ways cleared         {} ({} kept), {} detours, {} pulled over",
+            s.way_clearings, s.way_clearings_kept, s.detours, s.pull_overs
         );
     }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);

@@ -101,6 +101,9 @@ pub struct RunSummary {
     /// Stalled units with footprints given distances around the units on
     /// their way, after a way clearing failed.
     pub detours: u64,
+    /// Units with footprints pulled over for a stalled body that could
+    /// neither have its way cleared nor walk around.
+    pub pull_overs: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

@@ -987,6 +987,7 @@ impl Simulation {
             way_clearings: stats.way_clearings,
             way_clearings_kept: stats.way_clearings_kept,
             detours: stats.detours,
+            pull_overs: stats.pull_overs,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

@@ -69,6 +69,9 @@ pub struct PlannerStats {
     /// Bodies whose way could not be cleared given distances around the
     /// units on it (see [`crate::distance::Detour`]).
     pub detours: u64,
+    /// Bodies pulled over for a stalled body that could neither have its
+    /// way cleared nor walk around (see [`PlannerStats::detours`]).
+    pub pull_overs: u64,
 }
 
 /// What one tick's planning did.

@@ -121,6 +121,11 @@ const CLEARING_ROUNDS: usize = 3;
 /// Moves along its way within which the units in a stalled body's way are
 /// moved aside for it.
 const WAY_REACH: u32 = 6;
+/// Moves of a stalled body's way that a unit pulling over for it keeps off
+/// (see [`WindowedHca::pull_over`]).
+const PULL_OVER_REACH: u32 = 24;
+/// Anchors searched for a place to pull over.
+const PULL_OVER_SEARCH: usize = 4_096;
 
 /// Nodes one windowed search may create: each expansion creates at most 9
 /// (8 moves and a wait).
@@ -202,6 +207,9 @@ pub struct WindowedHca {
     repair_from: Vec<u32>,
     repair_fails: Vec<u8>,
     scripted_until: Vec<u32>,
+    /// Per unit, the tick until which it keeps out of a stalled body's way
+    /// (see [`Self::pull_over`]; 0: not pulled over).
+    aside_until: Vec<u32>,
     repairs_left: u32,
     /// Way clearings for stalled bodies left this tick (see
     /// [`WAY_CLEARINGS_PER_TICK`]).
@@ -383,6 +391,7 @@ impl WindowedHca {
             restagger: vec![true; units],
             repair_from: vec![0; units],
             repair_fails: vec![0; units],
+            aside_until: vec![0; units],
             scripted_until: vec![0; units],
             repairs_left: REPAIRS_PER_TICK,
             clearings_left: WAY_CLEARINGS_PER_TICK,
@@ -431,6 +440,7 @@ impl WindowedHca {
         self.restagger.reserve(extra);
         self.repair_from.reserve(extra);
         self.repair_fails.reserve(extra);
+        self.aside_until.reserve(extra);
         self.scripted_until.reserve(extra);
         self.scripts.reserve(extra);
         self.script_start.reserve(extra);
@@ -674,6 +684,10 @@ impl WindowedHca {
     /// tries again next tick. Returns whether plans changed (see
     /// [`Self::note_progress`]).
     fn settle_failed(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        if self.aside_until[a.index()] > world.now() {
+            // No way to its place aside: it stops pulling over.
+            self.aside_until[a.index()] = world.now();
+        }
         world.units.set_flag(a, UnitFlags::QUEUED, false);
         self.stats.failed_searches += 1;
         world.units.set_flag(a, UnitFlags::STUCK, true);
@@ -884,7 +898,18 @@ impl WindowedHca {
                     };
                 }
             }
-            if world.units.at_goal(a) && matches!(&*h, Heuristic::Detour(_)) {
+            let aside = self.aside_until[i];
+            let aside_over = aside != 0 && world.now() >= aside;
+            if aside_over {
+                // Pulled over long enough: back to its own goal.
+                self.aside_until[i] = 0;
+                world.units.best_distance[i] = UNREACHABLE;
+                world.units.progress_tick[i] = world.now();
+                world.units.next_replan[i] = world.now() + 1;
+            }
+            if (aside_over || aside == 0 && world.units.at_goal(a))
+                && matches!(&*h, Heuristic::Detour(_))
+            {
                 // Home: the way around has done its work (and its search
                 // is memory).
                 let placeholder = Heuristic::Shared(Arc::from(Vec::new()));
@@ -1009,6 +1034,7 @@ impl WindowedHca {
         deadline: Option<Instant>,
     ) -> bool {
         if !self.repair_due(world, a)
+            || self.aside_until[a.index()] > world.now()
             || self.clearings_left == 0
             || deadline.is_some_and(|d| Instant::now() >= d)
         {
@@ -1017,10 +1043,126 @@ impl WindowedHca {
         self.clearings_left -= 1;
         let kept = self.clear_way(world, a, deadline);
         self.note_repair_try(world, a, kept);
-        if !kept {
-            self.detour(world, a);
+        if !kept && !self.detour(world, a) {
+            self.pull_over(world, a);
         }
         kept
+    }
+
+    /// When unit `a`, a stalled body, can neither have its way cleared nor
+    /// walk around the units on it (a jam closes the only passage its body
+    /// fits): the first body on its way pulls over, to the nearest place
+    /// its body keeps off `a`'s next [`PULL_OVER_REACH`] moves, reached
+    /// without passing through `a`, and stays out of the way for two
+    /// windows (its goal unchanged: a detour to that place, see
+    /// [`Detour`]), so that `a` can pass; then it goes on to its goal.
+    fn pull_over(&mut self, world: &mut World, a: Slot) -> bool {
+        let i = a.index();
+        let now = world.now();
+        let grid = &*world.grid;
+        let kind = world.units.kind[i];
+        let a_rect = world.rect_of(a);
+        // The way to keep off: `a`'s body now and along its distances.
+        let mut way: Vec<Cell> = a_rect.cells(grid.width()).collect();
+        let mut first = None;
+        {
+            let mut h = self.heuristics[i].lock();
+            let at = Body {
+                grid,
+                fit: world.fit_grid(kind.size),
+                size: kind.size as u32,
+            };
+            let table = &world.table;
+            along_gradient(
+                &at,
+                &mut h,
+                world.units.position[i],
+                PULL_OVER_REACH,
+                &mut |_, c| {
+                    if !way.contains(&c) {
+                        way.push(c);
+                    }
+                    if first.is_none() {
+                        first = [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
+                            .into_iter()
+                            .flatten()
+                            .find(|&b| b != a);
+                    }
+                },
+            );
+        }
+        let Some(b) = first else {
+            return false;
+        };
+        let j = b.index();
+        let b_kind = world.units.kind[j];
+        if b_kind.is_cell() || self.aside_until[j] > now || !self.may_clear(world, a, b) {
+            return false;
+        }
+        // The nearest anchor of `b` off the way with nobody else on it,
+        // breadth-first from `b`, never through `a`'s body.
+        let (fit, size) = (world.fit_grid(b_kind.size), b_kind.size as u32);
+        let table = &world.table;
+        let others_on = |anchor: Cell| {
+            body(grid, anchor, size).any(|c| {
+                [table.occupant(c, now), table.hold(c).map(|(u, _)| u)]
+                    .into_iter()
+                    .flatten()
+                    .any(|u| u != b)
+            })
+        };
+        let meets_a = |anchor: Cell| body(grid, anchor, size).any(|c| a_rect.contains(grid.xy(c)));
+        let start = world.units.position[j];
+        let mut queue = vec![start];
+        let mut seen: rustc_hash::FxHashSet<Cell> = [start].into_iter().collect();
+        let mut target = None;
+        let mut buf = [Cell(0); 8];
+        let mut k = 0;
+        while k < queue.len() && k < PULL_OVER_SEARCH {
+            let p = queue[k];
+            k += 1;
+            if p != start && !body(grid, p, size).any(|c| way.contains(&c)) && !others_on(p) {
+                target = Some(p);
+                break;
+            }
+            let n = fit.neighbors(p, &mut buf);
+            for &q in &buf[..n] {
+                if !meets_a(q) && seen.insert(q) {
+                    queue.push(q);
+                }
+            }
+        }
+        let Some(target) = target else {
+            return false;
+        };
+        // Its distances to that place, with `a`'s anchors walled off.
+        let mut walls = Vec::new();
+        for y in a_rect.y0.saturating_sub(size - 1)..=a_rect.y1 {
+            for x in a_rect.x0.saturating_sub(size - 1)..=a_rect.x1 {
+                let c = fit.cell(x, y);
+                if fit.is_passable(c) && c != target {
+                    walls.push(c);
+                }
+            }
+        }
+        let mut search = ReverseResumableAStar::around(fit, target, start, walls);
+        let d = search.distance(fit, start);
+        if d >= WALL_DISTANCE {
+            return false;
+        }
+        let mut h = self.heuristics[j].lock();
+        let usual = match std::mem::replace(&mut *h, Heuristic::Shared(Arc::from(Vec::new()))) {
+            Heuristic::Detour(d) => d.usual,
+            usual => usual,
+        };
+        *h = Heuristic::Detour(Box::new(Detour { search, usual }));
+        drop(h);
+        self.aside_until[j] = now + 2 * self.window;
+        world.units.best_distance[j] = d;
+        world.units.progress_tick[j] = now;
+        world.units.next_replan[j] = now + 1;
+        self.stats.pull_overs += 1;
+        true
     }
 
     /// Gives unit `a`, a body whose way could not be cleared, distances
@@ -1703,6 +1845,7 @@ impl WindowedHca {
             && ag.goal_queue[i].is_empty()
             && !ag.flags[i].has(UnitFlags::STUCK)
             && self.scripted_until[i] <= now
+            && self.aside_until[i] <= now
             && !world
                 .end_cells(a)
                 .any(|c| asker(world, a, c, self.window).is_some())
@@ -1808,6 +1951,7 @@ impl Planner for WindowedHca {
             self.restagger[i] = true;
             self.repair_from[i] = 0;
             self.repair_fails[i] = 0;
+            self.aside_until[i] = 0;
             self.drop_script(a);
         } else {
             debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
@@ -1827,6 +1971,7 @@ impl Planner for WindowedHca {
             self.restagger.push(true);
             self.repair_from.push(0);
             self.repair_fails.push(0);
+            self.aside_until.push(0);
             self.scripted_until.push(0);
             self.scripts.push(Vec::new());
             self.script_start.push(0);
@@ -1850,6 +1995,8 @@ impl Planner for WindowedHca {
         // unstaggered, 6.58 with 63.)
         self.restagger[a.index()] = ordered;
         self.repair_fails[a.index()] = 0;
+        // A new goal ends any pulling over (its distances were renewed).
+        self.aside_until[a.index()] = 0;
         self.drop_script(a);
     }
 
@@ -2191,7 +2338,11 @@ fn footprint_window(
         h.ensure_started(fit);
     }
     let size = kind.size as u32;
-    let goal = ag.goal[i];
+    // A unit pulled over heads for its place aside (see `pull_over`).
+    let goal = match h {
+        Heuristic::Detour(d) => d.search.goal(),
+        _ => ag.goal[i],
+    };
     let q = FootprintQuery {
         unit: a,
         from: plan[j],
