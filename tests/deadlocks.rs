@@ -272,3 +272,39 @@ fn three_units_rotate_in_a_corridor_among_parked_ones() {
     }
     all_home("rotation among parked units", &g, &units, 16, 600);
 }
+
+#[test]
+fn a_unit_behind_a_parked_one_goes_round_to_the_far_end() {
+    // A warehouse aisle between two shelves, with units parked on their
+    // goals (`o`, `a`) at both ends and in the middle. Unit `b` stands
+    // behind `a` and two more, and is bound past them (`B`). Stepping
+    // aside along the aisle only makes units take turns: the parked ones
+    // step past `B`, `b` arrives, then they ask their way back and `b`
+    // steps out again (6 of 7 home after 600 ticks, for good). `b` must
+    // leave by its own end and come round to the other: after joint
+    // repairs fail, it walks around the units parked on its way.
+    let rows = [
+        "@@@@@@@@@@@@@@@@@@",
+        "@................@",
+        "@..@@@@@@@@@@.@@.@",
+        "@..obaoo.B.oo.@@.@",
+        "@..@@@@@@@@@@.@@.@",
+        "@................@",
+        "@@@@@@@@@@@@@@@@@@",
+    ];
+    let open: Vec<String> = rows
+        .iter()
+        .map(|r| r.replace(['o', 'a', 'b', 'B'], "."))
+        .collect();
+    let open: Vec<&str> = open.iter().map(String::as_str).collect();
+    let g = grid(&open, Connectivity::Four);
+    let mut units = vec![((4, 3), (9, 3))];
+    for (y, r) in rows.iter().enumerate() {
+        for (x, ch) in r.chars().enumerate() {
+            if ch == 'o' || ch == 'a' {
+                units.push(((x as u32, y as u32), (x as u32, y as u32)));
+            }
+        }
+    }
+    all_home("round to the far end", &g, &units, 16, 600);
+}

@@ -680,9 +680,12 @@ pub fn print_summary(s: &RunSummary) {
     }
     if s.way_clearings > 0 {
         println!(
-            "ways cleared         {} ({} kept), {} detours, {} pulled over",
-            s.way_clearings, s.way_clearings_kept, s.detours, s.pull_overs
+            "ways cleared         {} ({} kept), {} pulled over",
+            s.way_clearings, s.way_clearings_kept, s.pull_overs
         );
+    }
+    if s.detours > 0 {
+        println!("detours              {}", s.detours);
     }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

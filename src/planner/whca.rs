@@ -121,6 +121,9 @@ const CLEARING_ROUNDS: usize = 3;
 /// Moves along its way within which the units in a stalled body's way are
 /// moved aside for it.
 const WAY_REACH: u32 = 6;
+/// Joint repairs of a one-cell unit that fail in a row before it walks
+/// around the units parked on its way (see [`WindowedHca::detour`]).
+const DETOUR_AFTER_REPAIRS: u8 = 4;
 /// Moves of a stalled body's way that a unit pulling over for it keeps off
 /// (see [`WindowedHca::pull_over`]).
 const PULL_OVER_REACH: u32 = 24;
@@ -976,6 +979,9 @@ impl WindowedHca {
                 self.stalled[i] = 0;
                 return true;
             }
+            if self.repair_fails[i] >= DETOUR_AFTER_REPAIRS {
+                self.detour(world, a);
+            }
         }
         if self.stalled[i] < PROMOTE_AFTER || deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
@@ -1192,12 +1198,16 @@ impl WindowedHca {
             fit,
             size,
         };
+        // A one-cell unit walks around units parked on their goals only
+        // (the others move on).
+        let parked_only = kind.is_cell();
+        let units = &world.units;
         along_gradient(&at, &mut h, from, WAY_REACH, &mut |_, c| {
             for b in [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
                 .into_iter()
                 .flatten()
             {
-                if b != a && !around.contains(&b) {
+                if b != a && !around.contains(&b) && (!parked_only || units.at_goal(b)) {
                     around.push(b);
                 }
             }
