@@ -24,7 +24,7 @@ pub enum Heuristic {
     Rra(ReverseResumableAStar),
     /// A table shared with the other units bound for the same goal.
     Shared(Arc<[u32]>),
-    /// A body's way around the units wedged on its way (see [`Detour`]).
+    /// A unit's way around the units wedged on its way (see [`Detour`]).
     Detour(Box<Detour>),
     /// Landmark lower bounds (with the grid distance) towards the goal whose
     /// landmark row is kept here.
@@ -38,11 +38,13 @@ pub enum Heuristic {
     },
 }
 
-/// True distances on a body's anchors with the anchors of a few units
-/// walled off: the units wedged on its way that no way clearing could move.
-/// A body stuck behind a parked 3×3 unit boxed in by walls, or in a jam of
-/// bodies heading the other way, waits for good on distances through them;
-/// on these it walks around. Kept while it is needed (see the planner).
+/// True distances on a unit's anchors with the anchors of a few units
+/// walled off: the units wedged on its way that no way clearing or joint
+/// repair could move. A body stuck behind a parked 3×3 unit boxed in by
+/// walls, or in a jam of bodies heading the other way, or a unit behind
+/// units parked in a warehouse aisle, waits for good on distances through
+/// them; on these it walks around. Also the way to a place where a unit
+/// pulls over for another. Kept while it is needed (see the planner).
 #[derive(Clone, Debug)]
 pub struct Detour {
     /// The search, with those anchors as walls of its own

@@ -1171,15 +1171,18 @@ impl WindowedHca {
         true
     }
 
-    /// Gives unit `a`, a body whose way could not be cleared, distances
-    /// around the units on its way for [`WAY_REACH`] moves (see
-    /// [`Detour`]), if its goal can be reached around them; it keeps them
-    /// until it arrives or gets a new goal. Its progress is measured on
-    /// them from now on. On `profiles/mixed-2k.toml` without a budget,
-    /// most bodies still travelling at tick 800 long after their time
-    /// (144 of them) stood in jams of bodies heading the other way or
-    /// behind bodies parked on their goals between walls, retrying way
-    /// clearings that could not succeed.
+    /// Gives unit `a` distances around the units on its way for
+    /// [`WAY_REACH`] moves (see [`Detour`]), if its goal can be reached
+    /// around them: a body whose way could not be cleared walls off every
+    /// unit there, a one-cell unit whose joint repairs keep failing the
+    /// units parked on their goals. It keeps them until it arrives or gets
+    /// a new goal; its progress is measured on them from then on. On
+    /// `profiles/mixed-2k.toml` without a budget, most bodies still
+    /// travelling at tick 800 long after their time (144 of them) stood in
+    /// jams of bodies heading the other way or behind bodies parked on
+    /// their goals between walls, retrying way clearings that could not
+    /// succeed; in warehouse aisles, the last one-cell units took turns
+    /// with units parked in the same aisle for good.
     fn detour(&mut self, world: &mut World, a: Slot) -> bool {
         let i = a.index();
         let kind = world.units.kind[i];
