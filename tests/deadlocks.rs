@@ -25,6 +25,26 @@ fn grid(rows: &[&str], connectivity: Connectivity) -> Arc<Grid> {
     Arc::new(parse_map(&text, Path::new("deadlock.map"), connectivity).expect("a valid map"))
 }
 
+/// A scene drawn as rows: `@` walls, `o` units parked on their own goals,
+/// other letters (`marks`) cells named by the test, `.` open. Returns the
+/// open map and the parked units' orders.
+fn scene(rows: &[&str], marks: &[char]) -> (Arc<Grid>, Vec<Order>) {
+    let open: Vec<String> = rows
+        .iter()
+        .map(|r| r.replace(|c: char| c == 'o' || marks.contains(&c), "."))
+        .collect();
+    let open: Vec<&str> = open.iter().map(String::as_str).collect();
+    let mut parked = Vec::new();
+    for (y, r) in rows.iter().enumerate() {
+        for (x, ch) in r.chars().enumerate() {
+            if ch == 'o' {
+                parked.push(((x as u32, y as u32), (x as u32, y as u32)));
+            }
+        }
+    }
+    (grid(&open, Connectivity::Four), parked)
+}
+
 /// Runs WHCA*(`window`) on one and on two threads until every unit is home
 /// (at most `max_ticks`); fails on any collision or unit left out.
 fn all_home(name: &str, grid: &Arc<Grid>, units: &[Order], window: u32, max_ticks: u32) {
@@ -252,24 +272,14 @@ fn three_units_rotate_in_a_corridor_among_parked_ones() {
         "@.......o......o.o..o..o..o.ooo...@",
         "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
     ];
-    let open: Vec<String> = rows
-        .iter()
-        .map(|r| r.replace(['o', 'a', 'b', 'c'], "."))
-        .collect();
-    let open: Vec<&str> = open.iter().map(String::as_str).collect();
-    let g = Arc::new(Grid::clone(&grid(&open, Connectivity::Four)).with_lanes(true));
+    let (g, parked) = scene(&rows, &['a', 'b', 'c']);
+    let g = Arc::new(Grid::clone(&g).with_lanes(true));
     let mut units = vec![
         ((11, 11), (13, 11)),
         ((12, 11), (11, 11)),
         ((13, 11), (12, 11)),
     ];
-    for (y, r) in rows.iter().enumerate() {
-        for (x, ch) in r.chars().enumerate() {
-            if ch == 'o' {
-                units.push(((x as u32, y as u32), (x as u32, y as u32)));
-            }
-        }
-    }
+    units.extend(parked);
     all_home("rotation among parked units", &g, &units, 16, 600);
 }
 
@@ -292,19 +302,9 @@ fn a_unit_behind_a_parked_one_goes_round_to_the_far_end() {
         "@................@",
         "@@@@@@@@@@@@@@@@@@",
     ];
-    let open: Vec<String> = rows
-        .iter()
-        .map(|r| r.replace(['o', 'a', 'b', 'B'], "."))
-        .collect();
-    let open: Vec<&str> = open.iter().map(String::as_str).collect();
-    let g = grid(&open, Connectivity::Four);
-    let mut units = vec![((4, 3), (9, 3))];
-    for (y, r) in rows.iter().enumerate() {
-        for (x, ch) in r.chars().enumerate() {
-            if ch == 'o' || ch == 'a' {
-                units.push(((x as u32, y as u32), (x as u32, y as u32)));
-            }
-        }
-    }
+    let (g, parked) = scene(&rows, &['a', 'b', 'B']);
+    // `a` is parked on its goal too.
+    let mut units = vec![((4, 3), (9, 3)), ((5, 3), (5, 3))];
+    units.extend(parked);
     all_home("round to the far end", &g, &units, 16, 600);
 }
