@@ -37,6 +37,9 @@ pub const REACH: u32 = 6;
 /// Cells around that way the window adds on every side: a window with no
 /// way for its units (a bay just outside it, say) is widened once.
 const MARGINS: [u32; 2] = [2, 6];
+/// The windows tried, by margin, and whether the units standing next to
+/// the units on the way join them (see [`keep_units_on_the_way`]).
+const ATTEMPTS: [(u32, bool); 3] = [(MARGINS[0], false), (MARGINS[1], false), (MARGINS[0], true)];
 /// Most units planned together. A window holding more is a crowd, not a
 /// knot: its repair is not tried (on the warehouse map nearly every such
 /// search ran to its node limit; skipping them halved the repairs' time
@@ -147,7 +150,7 @@ pub fn plan_cluster(
         hi = (hi.0.max(x), hi.1.max(y));
     }
     let mut expanded = 0;
-    for margin in MARGINS {
+    for (margin, ring) in ATTEMPTS {
         let x0 = lo.0.saturating_sub(margin);
         let y0 = lo.1.saturating_sub(margin);
         let window = Window {
@@ -157,7 +160,7 @@ pub fn plan_cluster(
             h: (hi.1 + margin + 1).min(grid.height()) - y0,
         };
         let limits = (max_len, max_nodes, deadline);
-        let (found, nodes) = plan_in_window(memory, world, stuck, window, distance, limits);
+        let (found, nodes) = plan_in_window(memory, world, stuck, window, ring, distance, limits);
         expanded += nodes;
         match found {
             Attempt::Plan => return (true, expanded),
@@ -179,12 +182,16 @@ enum Attempt {
 }
 
 /// [`plan_cluster`] in one window (with its limits: plan length, nodes,
-/// deadline), and the nodes expanded.
+/// deadline), and the nodes expanded. With `ring`, a crowded window's units
+/// on the way are joined by the units standing next to them (tried only
+/// when the units on the way alone had no way).
+#[allow(clippy::too_many_arguments)]
 fn plan_in_window(
     memory: &mut RepairMemory,
     world: &World,
     stuck: Slot,
     window: Window,
+    ring: bool,
     distance: &mut dyn FnMut(Slot, Cell) -> u32,
     (max_len, max_nodes, deadline): (usize, u64, Option<Instant>),
 ) -> (Attempt, u64) {
@@ -238,6 +245,12 @@ fn plan_in_window(
         if members.len() > MAX_MEMBERS {
             return (Attempt::GaveUp, 0);
         }
+        if ring {
+            add_neighbours(members, standing, world);
+        }
+    } else if ring {
+        // Every unit in the window was planned already.
+        return (Attempt::GaveUp, 0);
     }
     // The window's map (with the wall row for units away), and every other
     // unit's reservations inside it, tick by tick from now: units of
@@ -408,6 +421,35 @@ fn keep_units_on_the_way(
     }
 }
 
+/// Adds to `members` (the units on the way, see [`keep_units_on_the_way`])
+/// the units of `standing` next to them, nearest the stuck unit first, up
+/// to [`MAX_MEMBERS`]: two units each standing on the other's goal in a
+/// crowd swap only if a neighbour steps out and back.
+fn add_neighbours(members: &mut Vec<Slot>, standing: &[Slot], world: &World) {
+    let grid = &world.grid;
+    let rank = world.units.priority[members[0].index()];
+    let start = world.units.position[members[0].index()];
+    let mut near: Vec<Slot> = standing
+        .iter()
+        .copied()
+        .filter(|&v| !members.contains(&v) && world.units.priority[v.index()] <= rank)
+        .filter(|&v| {
+            let at = world.units.position[v.index()];
+            members
+                .iter()
+                .any(|&m| grid.is_move(world.units.position[m.index()], at))
+        })
+        .collect();
+    near.sort_unstable_by_key(|&v| {
+        (
+            grid.grid_distance(start, world.units.position[v.index()]),
+            v.0,
+        )
+    });
+    let room = MAX_MEMBERS.saturating_sub(members.len());
+    members.extend(near.into_iter().take(room));
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -548,6 +590,65 @@ mod tests {
         assert!(found, "a joint plan");
         let plan = memory.plan.clone();
         assert_eq!(plan.units, [Slot(0), Slot(1), Slot(2)]);
+        check(&mut world, &plan, 18);
+    }
+
+    #[test]
+    fn two_units_on_each_others_goals_swap_with_a_neighbours_help() {
+        // The east edge of random-32-32-20 as 409 units left it: `a` and
+        // `b` stand each on the other's goal among units parked on their
+        // goals (`o`). The window holds more units than one search plans;
+        // the two on the way alone have no way, so the units next to them
+        // join, and one steps out into a free cell and back.
+        let rows = [
+            "@@@@@@@@@@@",
+            "@o.oo@@o..@",
+            "@o.o@o.o.o@",
+            "@.ooo..o@.@",
+            "@.o.@ooo.o@",
+            "@..o@oo.@o@",
+            "@@....ooab@",
+            "@oo.oo..oo@",
+            "@@@@..oo@.@",
+            "@@@..oo@@@@",
+            "@...o..@@@@",
+            "@o.o@oo.o.@",
+            "@@@@@@@@@@@",
+        ];
+        let open: Vec<String> = rows
+            .iter()
+            .map(|r| r.replace(['o', 'a', 'b'], "."))
+            .collect();
+        let open: Vec<&str> = open.iter().map(String::as_str).collect();
+        let mut units = vec![((8, 6), (9, 6)), ((9, 6), (8, 6))];
+        for (y, r) in rows.iter().enumerate() {
+            for (x, ch) in r.chars().enumerate() {
+                if ch == 'o' {
+                    units.push(((x as u32, y as u32), (x as u32, y as u32)));
+                }
+            }
+        }
+        let (mut world, dist) = world(&open, &units);
+        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
+        let mut memory = RepairMemory::default();
+        let (found, _) = plan_cluster(
+            &mut memory,
+            &world,
+            Slot(0),
+            &mut distance,
+            18,
+            64_000,
+            None,
+        );
+        assert!(found, "a joint plan");
+        let plan = memory.plan.clone();
+        assert_eq!(&plan.units[..2], [Slot(0), Slot(1)]);
+        assert!(plan.units.len() > 2, "{:?}", plan.units);
+        // Both end on their goals.
+        for k in 0..2 {
+            let end = *plan.paths[k].last().unwrap();
+            assert_eq!(end, world.units.goal[plan.units[k].index()]);
+        }
         check(&mut world, &plan, 18);
     }
 
