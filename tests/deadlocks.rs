@@ -308,32 +308,3 @@ fn a_unit_behind_a_parked_one_goes_round_to_the_far_end() {
     units.extend(parked);
     all_home("round to the far end", &g, &units, 16, 600);
 }
-
-#[test]
-fn two_units_on_each_others_goals_swap_in_a_crowd() {
-    // Two units (`a`, `b`) stand each on the other's goal among units
-    // parked on their goals (`o`): the east edge of random-32-32-20 as 409
-    // units left it. The two alone have no way to swap; a neighbour must
-    // step out into a free cell and back. (In that run the pair had
-    // exhausted its repairs' back-off; the joint search that frees it is
-    // tested on its own in `src/planner/repair.rs`.)
-    let rows = [
-        "@@@@@@@@@@@",
-        "@o.oo@@o..@",
-        "@o.o@o.o.o@",
-        "@.ooo..o@.@",
-        "@.o.@ooo.o@",
-        "@..o@oo.@o@",
-        "@@....ooab@",
-        "@oo.oo..oo@",
-        "@@@@..oo@.@",
-        "@@@..oo@@@@",
-        "@...o..@@@@",
-        "@o.o@oo.o.@",
-        "@@@@@@@@@@@",
-    ];
-    let (g, parked) = scene(&rows, &['a', 'b']);
-    let mut units = vec![((8, 6), (9, 6)), ((9, 6), (8, 6))];
-    units.extend(parked);
-    all_home("a swap in a crowd", &g, &units, 16, 300);
-}

@@ -483,6 +483,42 @@ mod tests {
         )
     }
 
+    /// A scene drawn as rows (`@` walls, `o` units parked on their goals,
+    /// the letters of `marks` cells of the test's own), with `units`
+    /// first: the world and distances of [`world`], and the joint plan
+    /// found for unit 0 (storing up to 64,000 nodes), if any.
+    fn plan_scene(
+        rows: &[&str],
+        marks: &[char],
+        mut units: Vec<Order>,
+    ) -> (World, Option<JointPlan>) {
+        let open: Vec<String> = rows
+            .iter()
+            .map(|r| r.replace(|c: char| c == 'o' || marks.contains(&c), "."))
+            .collect();
+        let open: Vec<&str> = open.iter().map(String::as_str).collect();
+        for (y, r) in rows.iter().enumerate() {
+            for (x, ch) in r.chars().enumerate() {
+                if ch == 'o' {
+                    units.push(((x as u32, y as u32), (x as u32, y as u32)));
+                }
+            }
+        }
+        let (world, dist) = world(&open, &units);
+        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
+        let mut memory = RepairMemory::default();
+        let (found, _) = plan_cluster(
+            &mut memory,
+            &world,
+            Slot(0),
+            &mut distance,
+            18,
+            64_000,
+            None,
+        );
+        (world, found.then(|| memory.plan.clone()))
+    }
+
     /// Checks a joint plan the way WHCA* commits it: each path starts on
     /// its unit, the paths never meet (the validator's rules), and once the
     /// units' own plans are released every first piece is free in the table.
@@ -562,33 +598,9 @@ mod tests {
             "@..o..o...o.......@",
             "@@@@@@@@@@@@@@@@@@@",
         ];
-        let open: Vec<String> = rows
-            .iter()
-            .map(|r| r.replace(['o', 'a', 'b', 'c'], "."))
-            .collect();
-        let open: Vec<&str> = open.iter().map(String::as_str).collect();
-        let mut units = vec![((6, 3), (9, 3)), ((7, 3), (7, 3)), ((8, 3), (8, 3))];
-        for (y, r) in rows.iter().enumerate() {
-            for (x, ch) in r.chars().enumerate() {
-                if ch == 'o' {
-                    units.push(((x as u32, y as u32), (x as u32, y as u32)));
-                }
-            }
-        }
-        let (mut world, dist) = world(&open, &units);
-        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
-        let mut memory = RepairMemory::default();
-        let (found, _) = plan_cluster(
-            &mut memory,
-            &world,
-            Slot(0),
-            &mut distance,
-            18,
-            64_000,
-            None,
-        );
-        assert!(found, "a joint plan");
-        let plan = memory.plan.clone();
+        let units = vec![((6, 3), (9, 3)), ((7, 3), (7, 3)), ((8, 3), (8, 3))];
+        let (mut world, plan) = plan_scene(&rows, &['a', 'b', 'c'], units);
+        let plan = plan.expect("a joint plan");
         assert_eq!(plan.units, [Slot(0), Slot(1), Slot(2)]);
         check(&mut world, &plan, 18);
     }
@@ -615,33 +627,9 @@ mod tests {
             "@o.o@oo.o.@",
             "@@@@@@@@@@@",
         ];
-        let open: Vec<String> = rows
-            .iter()
-            .map(|r| r.replace(['o', 'a', 'b'], "."))
-            .collect();
-        let open: Vec<&str> = open.iter().map(String::as_str).collect();
-        let mut units = vec![((8, 6), (9, 6)), ((9, 6), (8, 6))];
-        for (y, r) in rows.iter().enumerate() {
-            for (x, ch) in r.chars().enumerate() {
-                if ch == 'o' {
-                    units.push(((x as u32, y as u32), (x as u32, y as u32)));
-                }
-            }
-        }
-        let (mut world, dist) = world(&open, &units);
-        let mut distance = |u: Slot, c: Cell| dist[u.index()][c.index()];
-        let mut memory = RepairMemory::default();
-        let (found, _) = plan_cluster(
-            &mut memory,
-            &world,
-            Slot(0),
-            &mut distance,
-            18,
-            64_000,
-            None,
-        );
-        assert!(found, "a joint plan");
-        let plan = memory.plan.clone();
+        let units = vec![((8, 6), (9, 6)), ((9, 6), (8, 6))];
+        let (mut world, plan) = plan_scene(&rows, &['a', 'b'], units);
+        let plan = plan.expect("a joint plan");
         assert_eq!(&plan.units[..2], [Slot(0), Slot(1)]);
         assert!(plan.units.len() > 2, "{:?}", plan.units);
         // Both end on their goals.
