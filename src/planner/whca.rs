@@ -1057,7 +1057,9 @@ impl WindowedHca {
 
     /// When unit `a`, a stalled body, can neither have its way cleared nor
     /// walk around the units on it (a jam closes the only passage its body
-    /// fits): the first body on its way pulls over, to the nearest place
+    /// fits): the first unit on its way, if a body (a one-cell unit there
+    /// is left to way requests: pulling those over too brought no more
+    /// home), pulls over, to the nearest place
     /// its body keeps off `a`'s next [`PULL_OVER_REACH`] moves, reached
     /// without passing through `a`, and stays out of the way for two
     /// windows (its goal unchanged: a detour to that place, see
