@@ -897,21 +897,11 @@ impl Simulation {
             .filter(|&i| ag.first_arrival[i] <= self.world.now())
             .collect();
         let mut astar = SpatialAStar::new(grid);
-        let mut path = Vec::new();
-        let mut lower = 0u64;
-        for &i in &reached {
-            let goal = ag.goal[i];
-            if astar.search(
-                grid,
-                ag.start[i],
-                goal,
-                |_| false,
-                |c| grid.grid_distance(c, goal),
-                &mut path,
-            ) {
-                lower += path.len() as u64 - 1;
-            }
-        }
+        let lower: u64 = reached
+            .iter()
+            .filter_map(|&i| astar.steps(grid, ag.start[i], ag.goal[i]))
+            .map(u64::from)
+            .sum();
         let mean = |sum: u64| {
             if reached.is_empty() {
                 0.0

@@ -13,7 +13,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::map::{Cell, Connectivity, Grid, MOVE_OFFSETS};
-use crate::queue::RadixHeap;
+use crate::queue::{BucketQueue, RadixHeap};
 
 /// Move costs for the weighted kernel. A move onto cell `c` costs
 /// `straight` (or `diagonal`) times `terrain[c]`; the multipliers must be at
@@ -115,6 +115,8 @@ pub struct SpatialAStar {
     closed: Vec<u32>,
     generation: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// Open list of [`SpatialAStar::steps`].
+    buckets: BucketQueue,
     /// The weighted kernel's matrix: one 16-byte record per cell (the seed's
     /// fixed matrix), so a neighbour's stamp, g and parent share a cache line.
     nodes: Vec<NodeRecord>,
@@ -138,6 +140,7 @@ impl SpatialAStar {
             closed: vec![0; n],
             generation: 0,
             open: BinaryHeap::new(),
+            buckets: BucketQueue::default(),
             nodes: vec![NodeRecord::default(); n],
             wopen: RadixHeap::default(),
             wstart: Cell(0),
@@ -375,10 +378,75 @@ impl SpatialAStar {
     }
 }
 
+impl SpatialAStar {
+    /// The fewest moves from `start` to `goal` (`None`: no way), for
+    /// counting only: A* on unit moves bounded by the grid distance, its
+    /// open list a bucket queue (a move raises f by at most 2), no path
+    /// kept. A run's summary prices every unit's lower bound with it; with
+    /// [`Self::search`]'s binary heap that took longer than planning the
+    /// whole run on den520d.
+    pub fn steps(&mut self, grid: &Grid, start: Cell, goal: Cell) -> Option<u32> {
+        if !grid.reachable(start, goal) {
+            return None;
+        }
+        self.next_generation(grid.cell_count());
+        let gen = self.generation;
+        self.buckets.clear();
+        self.stamp[start.index()] = gen;
+        self.g[start.index()] = 0;
+        self.buckets.push(grid.grid_distance(start, goal), start.0);
+        let mut buf = [Cell(0); 8];
+        while let Some((_, c)) = self.buckets.pop() {
+            let ci = c as usize;
+            if self.closed[ci] == gen {
+                continue;
+            }
+            self.closed[ci] = gen;
+            self.expanded += 1;
+            if c == goal.0 {
+                return Some(self.g[ci]);
+            }
+            let n = grid.neighbors(Cell(c), &mut buf);
+            for &nb in &buf[..n] {
+                let ni = nb.index();
+                let ng = self.g[ci] + 1;
+                if self.closed[ni] != gen && (self.stamp[ni] != gen || ng < self.g[ni]) {
+                    self.stamp[ni] = gen;
+                    self.g[ni] = ng;
+                    self.buckets.push(ng + grid.grid_distance(nb, goal), nb.0);
+                }
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::Connectivity;
+
+    #[test]
+    fn steps_count_the_moves_of_the_shortest_path() {
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let g = crate::map::generate_map("40x30:0.3".parse().unwrap(), conn, 3);
+            let open: Vec<Cell> = (0..g.cell_count() as u32)
+                .map(Cell)
+                .filter(|&c| g.is_passable(c))
+                .collect();
+            let mut a = SpatialAStar::new(&g);
+            let mut path = Vec::new();
+            let mut counted = 0;
+            for k in 0..200 {
+                let (s, t) = (open[k * 7 % open.len()], open[k * 13 % open.len()]);
+                let found = a.search(&g, s, t, |_| false, |c| g.grid_distance(c, t), &mut path);
+                let want = found.then(|| path.len() as u32 - 1);
+                assert_eq!(a.steps(&g, s, t), want, "{s:?} -> {t:?} ({conn:?})");
+                counted += usize::from(found);
+            }
+            assert!(counted > 100, "{counted}");
+        }
+    }
 
     #[test]
     fn finds_shortest_path_around_wall() {
