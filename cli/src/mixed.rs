@@ -179,12 +179,10 @@ pub fn place_crowd(
     })?;
     // The anchors each body size fits on, for the lower bounds.
     let mut fits: Vec<Option<Grid>> = (0..=MAX_SIZE).map(|_| None).collect();
-    // A* on unit moves (the grid distance is a consistent bound): the
-    // fewest steps, whatever a step's direction (each takes `pace` ticks).
-    // A breadth-first table per unit took 2 s of 2,000 units' set-up on
-    // 256×256.
+    // The fewest steps, whatever a step's direction (each takes `pace`
+    // ticks). A breadth-first table per unit took 2 s of 2,000 units'
+    // set-up on 256×256.
     let mut search = SpatialAStar::new(grid);
-    let mut path = Vec::new();
     let units = kinds
         .into_iter()
         .zip(placed)
@@ -194,16 +192,9 @@ pub fn place_crowd(
                 fits[s] = Some(fit_grid(grid, s as u32));
             }
             let fit = fits[s].as_ref().unwrap_or(grid);
-            let found = search.search(
-                fit,
-                start,
-                goal,
-                |_| false,
-                |c| fit.grid_distance(c, goal),
-                &mut path,
-            );
-            debug_assert!(found, "goals are reachable from the starts");
-            let steps = path.len().saturating_sub(1) as u32;
+            let steps = search.steps(fit, start, goal);
+            debug_assert!(steps.is_some(), "goals are reachable from the starts");
+            let steps = steps.unwrap_or(0);
             CrowdUnit {
                 kind,
                 start,

@@ -38,7 +38,8 @@ pub enum Heuristic {
     },
 }
 
-/// True distances on a unit's anchors with the anchors of a few units
+/// True distances on a unit's anchors (its cells, for a one-cell unit) with
+/// the anchors of a few units
 /// walled off: the units wedged on its way that no way clearing or joint
 /// repair could move. A body stuck behind a parked 3×3 unit boxed in by
 /// walls, or in a jam of bodies heading the other way, or a unit behind
@@ -179,6 +180,33 @@ impl Heuristic {
             Heuristic::Detour(d) => d.search.expanded,
             Heuristic::Shared(_) | Heuristic::Landmarks { .. } => 0,
         }
+    }
+
+    /// Starts a detour (see [`Detour`]) on `search`, keeping the usual
+    /// heuristic to go back to (a detour replaced keeps the first one's).
+    pub fn start_detour(&mut self, search: ReverseResumableAStar) {
+        let usual = self.take().into_usual();
+        *self = Heuristic::Detour(Box::new(Detour { search, usual }));
+    }
+
+    /// Ends a detour, if one runs: back to the usual heuristic.
+    pub fn end_detour(&mut self) {
+        if matches!(self, Heuristic::Detour(_)) {
+            *self = self.take().into_usual();
+        }
+    }
+
+    /// This heuristic, or the usual one a detour keeps.
+    pub fn into_usual(self) -> Heuristic {
+        match self {
+            Heuristic::Detour(d) => d.usual,
+            h => h,
+        }
+    }
+
+    /// Moves the heuristic out, leaving an empty shared table in its place.
+    fn take(&mut self) -> Heuristic {
+        std::mem::replace(self, Heuristic::Shared(Arc::from(Vec::new())))
     }
 
     /// The unit's own search, if it has one.

@@ -110,9 +110,9 @@ impl ReverseResumableAStar {
     /// A sparse search from `goal` towards `origin` that treats `walls`
     /// as walls too: they are closed from the start at [`WALL_DISTANCE`],
     /// so no route passes them (restarts keep them; a diagonal move may
-    /// still pass a wall's corner, as the map's moves allow). `goal` must not be
-    /// one of them. A body's way around units wedged on its way, for
-    /// the price of the cells it touches instead of a copy of the map.
+    /// still pass a wall's corner, as the map's moves allow). `goal` must
+    /// not be one of them. A unit's way around units wedged on its way,
+    /// for the price of the cells it touches instead of a copy of the map.
     pub fn around(grid: &Grid, goal: Cell, origin: Cell, walls: Vec<Cell>) -> Self {
         debug_assert!(!walls.contains(&goal));
         let mut rra = Self::reserve(grid, false);

@@ -98,8 +98,9 @@ pub struct RunSummary {
     pub way_clearings: u64,
     /// See [`RunSummary::way_clearings`].
     pub way_clearings_kept: u64,
-    /// Stalled units with footprints given distances around the units on
-    /// their way, after a way clearing failed.
+    /// Stalled units given distances around the units on their way: bodies
+    /// after a way clearing failed, one-cell units after joint repairs
+    /// kept failing.
     pub detours: u64,
     /// Units with footprints pulled over for a stalled body that could
     /// neither have its way cleared nor walk around.

@@ -66,8 +66,9 @@ pub struct PlannerStats {
     pub way_clearings: u64,
     /// See [`PlannerStats::way_clearings`].
     pub way_clearings_kept: u64,
-    /// Bodies whose way could not be cleared given distances around the
-    /// units on it (see [`crate::distance::Detour`]).
+    /// Units given distances around the units on their way (see
+    /// [`crate::distance::Detour`]): bodies whose way could not be
+    /// cleared, one-cell units whose joint repairs kept failing.
     pub detours: u64,
     /// Bodies pulled over for a stalled body that could neither have its
     /// way cleared nor walk around (see [`PlannerStats::detours`]).

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::distance::{
-    dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Detour, Heuristic, Landmarks,
+    dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
     ReverseResumableAStar, UnitOracle, UNREACHABLE, WALL_DISTANCE,
 };
 use crate::footprint::{body, for_each_claim, FootprintQuery};
@@ -462,13 +462,11 @@ impl WindowedHca {
     /// reusing the old one's memory (see [`Self::fresh_heuristic`]).
     fn renew_heuristic(&mut self, world: &World, i: usize) {
         let heuristics = Arc::get_mut(&mut self.heuristics).expect("no search starter running");
-        let old = match std::mem::replace(
+        let old = std::mem::replace(
             heuristics[i].get_mut(),
             Heuristic::Shared(Arc::from(Vec::new())),
-        ) {
-            Heuristic::Detour(d) => d.usual,
-            old => old,
-        };
+        )
+        .into_usual();
         let kind = world.units.kind[i];
         let h = self.fresh_heuristic(
             world.fit_grid(kind.size),
@@ -910,15 +908,10 @@ impl WindowedHca {
                 world.units.progress_tick[i] = world.now();
                 world.units.next_replan[i] = world.now() + 1;
             }
-            if (aside_over || aside == 0 && world.units.at_goal(a))
-                && matches!(&*h, Heuristic::Detour(_))
-            {
+            if aside_over || aside == 0 && world.units.at_goal(a) {
                 // Home: the way around has done its work (and its search
                 // is memory).
-                let placeholder = Heuristic::Shared(Arc::from(Vec::new()));
-                if let Heuristic::Detour(d) = std::mem::replace(&mut *h, placeholder) {
-                    *h = d.usual;
-                }
+                h.end_detour();
             }
             h.ensure_started(world.fit_grid(kind.size));
             // The unit's progress, for its state (stuck or not).
@@ -1091,10 +1084,7 @@ impl WindowedHca {
                         way.push(c);
                     }
                     if first.is_none() {
-                        first = [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
-                            .into_iter()
-                            .flatten()
-                            .find(|&b| b != a);
+                        first = units_on(table, c, now).find(|&b| b != a);
                     }
                 },
             );
@@ -1112,12 +1102,7 @@ impl WindowedHca {
         let (fit, size) = (world.fit_grid(b_kind.size), b_kind.size as u32);
         let table = &world.table;
         let others_on = |anchor: Cell| {
-            body(grid, anchor, size).any(|c| {
-                [table.occupant(c, now), table.hold(c).map(|(u, _)| u)]
-                    .into_iter()
-                    .flatten()
-                    .any(|u| u != b)
-            })
+            body(grid, anchor, size).any(|c| units_on(table, c, now).any(|u| u != b))
         };
         let meets_a = |anchor: Cell| body(grid, anchor, size).any(|c| a_rect.contains(grid.xy(c)));
         let start = world.units.position[j];
@@ -1143,27 +1128,17 @@ impl WindowedHca {
         let Some(target) = target else {
             return false;
         };
-        // Its distances to that place, with `a`'s anchors walled off.
+        // Its distances to that place (which keeps off `a`), with `a`'s
+        // anchors walled off.
         let mut walls = Vec::new();
-        for y in a_rect.y0.saturating_sub(size - 1)..=a_rect.y1 {
-            for x in a_rect.x0.saturating_sub(size - 1)..=a_rect.x1 {
-                let c = fit.cell(x, y);
-                if fit.is_passable(c) && c != target {
-                    walls.push(c);
-                }
-            }
-        }
+        anchors_meeting(fit, size, a_rect, &mut walls);
         let mut search = ReverseResumableAStar::around(fit, target, start, walls);
         let d = search.distance(fit, start);
         if d >= WALL_DISTANCE {
             return false;
         }
         let mut h = self.heuristics[j].lock();
-        let usual = match std::mem::replace(&mut *h, Heuristic::Shared(Arc::from(Vec::new()))) {
-            Heuristic::Detour(d) => d.usual,
-            usual => usual,
-        };
-        *h = Heuristic::Detour(Box::new(Detour { search, usual }));
+        h.start_detour(search);
         drop(h);
         self.aside_until[j] = now + 2 * self.window;
         world.units.best_distance[j] = d;
@@ -1208,10 +1183,7 @@ impl WindowedHca {
         let parked_only = kind.is_cell();
         let units = &world.units;
         along_gradient(&at, &mut h, from, WAY_REACH, &mut |_, c| {
-            for b in [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
-                .into_iter()
-                .flatten()
-            {
+            for b in units_on(table, c, now) {
                 if b != a && !around.contains(&b) && (!parked_only || units.at_goal(b)) {
                     around.push(b);
                 }
@@ -1220,17 +1192,8 @@ impl WindowedHca {
         if around.is_empty() {
             return false;
         }
-        // The anchors whose body meets one of those units.
         for &b in &around {
-            let r = world.rect_of(b);
-            for y in r.y0.saturating_sub(size - 1)..=r.y1 {
-                for x in r.x0.saturating_sub(size - 1)..=r.x1 {
-                    let c = fit.cell(x, y);
-                    if fit.is_passable(c) && !walls.contains(&c) {
-                        walls.push(c);
-                    }
-                }
-            }
+            anchors_meeting(fit, size, world.rect_of(b), &mut walls);
         }
         // Its plan must keep off them (a stalled body's plan mostly waits
         // where it is).
@@ -1245,11 +1208,7 @@ impl WindowedHca {
         if d >= WALL_DISTANCE {
             return false;
         }
-        let usual = match std::mem::replace(&mut *h, Heuristic::Shared(Arc::from(Vec::new()))) {
-            Heuristic::Detour(d) => d.usual,
-            usual => usual,
-        };
-        *h = Heuristic::Detour(Box::new(Detour { search, usual }));
+        h.start_detour(search);
         world.units.best_distance[i] = d;
         world.units.progress_tick[i] = now;
         self.stats.detours += 1;
@@ -1293,10 +1252,7 @@ impl WindowedHca {
             let table = &world.table;
             along_gradient(&at, &mut h, from, WAY_REACH, &mut |step, c| {
                 way.push((c, step));
-                for b in [table.occupant(c, now), table.hold(c).map(|(b, _)| b)]
-                    .into_iter()
-                    .flatten()
-                {
+                for b in units_on(table, c, now) {
                     if b != a && !in_way.contains(&b) {
                         in_way.push(b);
                     }
@@ -2038,7 +1994,8 @@ impl Planner for WindowedHca {
                         .iter()
                         .any(|&c| h.known(grid, c).is_some_and(|d| d != UNREACHABLE))
             }
-            // Only bodies detour, and their distances are renewed anyway.
+            // Distances around units: measured afresh on any edit (which
+            // ends the detour; bodies are renewed anyway).
             Heuristic::Detour(_) => true,
             Heuristic::Landmarks { .. } => false,
         };
@@ -2345,10 +2302,7 @@ fn footprint_window(
     if matches!(h, Heuristic::Detour(_)) && h.distance(fit, plan[j]) == UNREACHABLE && !h.paused() {
         // Pushed into the cells its way around avoids (a way clearing
         // planned it, say): back to its usual distances.
-        let placeholder = Heuristic::Shared(Arc::from(Vec::new()));
-        if let Heuristic::Detour(d) = std::mem::replace(h, placeholder) {
-            *h = d.usual;
-        }
+        h.end_detour();
         h.set_deadline(deadline);
         h.ensure_started(fit);
     }
@@ -2402,6 +2356,30 @@ fn footprint_window(
     let expanded = scratch.footprint.expanded + h.expanded() - before;
     h.set_deadline(None);
     Some((found, expanded as u32))
+}
+
+/// The units on `cell` at tick `now`: its claim then and its hold.
+fn units_on(
+    table: &crate::reservation::ReservationTable,
+    cell: Cell,
+    now: u32,
+) -> impl Iterator<Item = Slot> {
+    [table.occupant(cell, now), table.hold(cell).map(|(u, _)| u)]
+        .into_iter()
+        .flatten()
+}
+
+/// Adds to `out` the open anchors of `fit` (where bodies of side `size`
+/// fit) whose body meets `rect`, each once.
+fn anchors_meeting(fit: &Grid, size: u32, rect: crate::map::Rect, out: &mut Vec<Cell>) {
+    for y in rect.y0.saturating_sub(size - 1)..=rect.y1 {
+        for x in rect.x0.saturating_sub(size - 1)..=rect.x1 {
+            let c = fit.cell(x, y);
+            if fit.is_passable(c) && !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
 }
 
 /// A unit's body on the map, for [`way_requests`]: its side, and the grid

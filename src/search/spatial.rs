@@ -376,9 +376,7 @@ impl SpatialAStar {
         }
         false
     }
-}
 
-impl SpatialAStar {
     /// The fewest moves from `start` to `goal` (`None`: no way), for
     /// counting only: A* on unit moves bounded by the grid distance, its
     /// open list a bucket queue (a move raises f by at most 2), no path

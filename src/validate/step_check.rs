@@ -231,14 +231,14 @@ impl StepChecker {
     fn check_unit(&mut self, grid: &Grid, t: usize, slot: u32) {
         let s = slot as usize;
         let (from, to) = (self.prev[s], self.cur[s]);
-        if is_cell(&to) && is_cell(&from) {
-            // (`ABSENT` is a cell too: the unit has just entered.)
-            return self.check_cell_unit(grid, t, slot, from, to);
-        }
         if from == to {
             // Standing still: its cells were checked when it entered them
             // (a block going up on it later is allowed; walls never move).
             return;
+        }
+        if is_cell(&to) && is_cell(&from) {
+            // (`ABSENT` is a cell too: the unit has just entered.)
+            return self.check_cell_unit(grid, t, slot, from, to);
         }
         // A unit a block went up on may cross blocked cells on its way out.
         let was_inside = from != ABSENT && from.cells(grid.width()).any(|c| grid.is_blocked(c));
@@ -317,14 +317,9 @@ impl StepChecker {
 }
 
 impl StepChecker {
-    /// [`Self::check_unit`] for a one-cell unit (the common case, without
-    /// the rectangles' iterators): the same rules.
+    /// [`Self::check_unit`] for a one-cell unit that moved or entered (the
+    /// common case, without the rectangles' iterators): the same rules.
     fn check_cell_unit(&mut self, grid: &Grid, t: usize, slot: u32, from: Rect, to: Rect) {
-        if from == to {
-            // Standing still: its cell was checked when it entered it (a
-            // block going up on it later is allowed; walls never move).
-            return;
-        }
         let s = slot as usize;
         let b = grid.cell(to.x0, to.y0);
         let entered = from == ABSENT;
