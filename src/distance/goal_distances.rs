@@ -53,6 +53,11 @@ pub struct Detour {
     pub search: ReverseResumableAStar,
     /// The heuristic to go back to.
     pub usual: Heuristic,
+    /// A wall the unit stands on, and its distance there: one more than
+    /// its best neighbour's. A unit that must leave a cell to let another
+    /// in (two units in a corridor, each on the other's goal) walls off
+    /// that cell for its way back, but takes its first step from it.
+    pub leaving: Option<(Cell, u32)>,
 }
 
 /// A detour's distance, its walls unreachable.
@@ -71,7 +76,10 @@ impl Heuristic {
     pub fn distance(&mut self, grid: &Grid, cell: Cell) -> u32 {
         match self {
             Heuristic::Rra(r) => r.distance(grid, cell),
-            Heuristic::Detour(d) => off_walls(d.search.distance(grid, cell)),
+            Heuristic::Detour(d) => match d.leaving {
+                Some((c, v)) if c == cell => v,
+                _ => off_walls(d.search.distance(grid, cell)),
+            },
             Heuristic::Shared(t) => t[cell.index()],
             Heuristic::Landmarks {
                 table,
@@ -93,7 +101,10 @@ impl Heuristic {
     pub fn known(&self, grid: &Grid, cell: Cell) -> Option<u32> {
         match self {
             Heuristic::Rra(r) => r.known(cell),
-            Heuristic::Detour(d) => d.search.known(cell).map(off_walls),
+            Heuristic::Detour(d) => match d.leaving {
+                Some((c, v)) if c == cell => Some(v),
+                _ => d.search.known(cell).map(off_walls),
+            },
             Heuristic::Shared(t) => Some(t[cell.index()]),
             Heuristic::Landmarks {
                 table,
@@ -183,10 +194,21 @@ impl Heuristic {
     }
 
     /// Starts a detour (see [`Detour`]) on `search`, keeping the usual
-    /// heuristic to go back to (a detour replaced keeps the first one's).
-    pub fn start_detour(&mut self, search: ReverseResumableAStar) {
+    /// heuristic to go back to (a detour replaced keeps the first one's);
+    /// `leaving`: the wall the unit stands on, if any, and its distance.
+    pub fn start_detour(&mut self, search: ReverseResumableAStar, leaving: Option<(Cell, u32)>) {
         let usual = self.take().into_usual();
-        *self = Heuristic::Detour(Box::new(Detour { search, usual }));
+        *self = Heuristic::Detour(Box::new(Detour {
+            search,
+            usual,
+            leaving,
+        }));
+    }
+
+    /// Whether this is a detour that leaves a cell to let another unit in
+    /// (see [`Detour::leaving`]).
+    pub fn is_leaving(&self) -> bool {
+        matches!(self, Heuristic::Detour(d) if d.leaving.is_some())
     }
 
     /// Ends a detour, if one runs: back to the usual heuristic.
@@ -376,6 +398,43 @@ impl DistanceOracle for UnitOracle<'_> {
 mod tests {
     use super::*;
     use crate::distance::{ReverseResumableAStar, UNREACHABLE};
+
+    /// A unit leaving a cell in an aisle (the other unit's goal, next to its
+    /// own) reads its distance there as one more than the best of its other
+    /// neighbours': the way round the shelf, not the one step into its goal.
+    /// Everyone else, and the unit once it has left, reads the cell as a
+    /// wall.
+    #[test]
+    fn a_unit_leaving_a_cell_reads_the_way_round_from_it() {
+        let g = Grid::from_rows(
+            &[
+                "..........",
+                ".@@@@@@@@.",
+                "..........",
+                ".@@@@@@@@.",
+                "..........",
+            ],
+            crate::map::Connectivity::Four,
+        );
+        // An aisle on row 2: `b` at (5, 2) is bound for (4, 2), where `a`
+        // stands, bound for (5, 2).
+        let (from, goal) = (g.cell(5, 2), g.cell(4, 2));
+        let mut search = ReverseResumableAStar::around(&g, goal, from, vec![from]);
+        // Right to the aisle's end, round the shelf, in from the left.
+        let right = g.cell(6, 2);
+        let round = search.distance(&g, right);
+        assert_eq!(round, 3 + 2 + 9 + 2 + 4);
+        let mut h = Heuristic::Rra(ReverseResumableAStar::new(&g, goal, from, true));
+        h.start_detour(search, Some((from, round + 1)));
+        assert!(h.is_leaving());
+        assert_eq!(h.distance(&g, from), round + 1);
+        assert_eq!(h.known(&g, from), Some(round + 1));
+        assert_eq!(h.distance(&g, right), round);
+        assert_eq!(h.distance(&g, goal), 0);
+        h.end_detour();
+        assert!(!h.is_leaving());
+        assert_eq!(h.distance(&g, from), 1);
+    }
     use crate::map::{generate_map, Connectivity};
 
     /// A deadline already past stops a resume before its first cell, and a

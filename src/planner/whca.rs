@@ -1152,7 +1152,7 @@ impl WindowedHca {
             return false;
         }
         let mut h = self.heuristics[j].lock();
-        h.start_detour(search);
+        h.start_detour(search, None);
         drop(h);
         self.aside_until[j] = now + 2 * self.window;
         world.units.best_distance[j] = d;
@@ -1167,7 +1167,10 @@ impl WindowedHca {
     /// around them: a body whose way could not be cleared walls off every
     /// unit there, a one-cell unit whose joint repairs keep failing the
     /// units parked on their goals. It keeps them until it arrives or gets
-    /// a new goal; its progress is measured on them from then on. On
+    /// a new goal; its progress is measured on them from then on. A
+    /// one-cell unit on the goal of the unit standing on its own goal
+    /// walls off its own cell too, and leaves it (see [`Detour::leaving`]).
+    /// On
     /// `profiles/mixed-2k.toml` without a budget, most bodies still
     /// travelling at tick 800 long after their time (144 of them) stood in
     /// jams of bodies heading the other way or behind bodies parked on
@@ -1203,26 +1206,58 @@ impl WindowedHca {
                 }
             }
         });
-        if around.is_empty() {
+        // Two one-cell units in a corridor, each on the other's goal, can
+        // only trade places the long way round: one leaves its cell (the
+        // other's goal) for good and comes back to its own goal from the
+        // far side. The first of the two to get here goes.
+        let leaving = kind.is_cell()
+            && units_on(table, goal, now).any(|b| {
+                b != a
+                    && units.kind[b.index()].is_cell()
+                    && units.goal[b.index()] == from
+                    && !self.heuristics[b.index()].lock().is_leaving()
+            });
+        if around.is_empty() && !leaving {
             return false;
         }
         for &b in &around {
             anchors_meeting(fit, size, world.rect_of(b), &mut walls);
         }
+        if leaving && !walls.contains(&from) {
+            walls.push(from);
+        }
         // Its plan must keep off them (a stalled body's plan mostly waits
-        // where it is).
+        // where it is), but for the cell it leaves.
         let plan = world.units.plan(a);
         let ahead =
             &plan[(now.saturating_sub(world.units.plan_start[i]) as usize).min(plan.len() - 1)..];
-        if walls.contains(&goal) || ahead.iter().any(|c| walls.contains(c)) {
+        if walls.contains(&goal)
+            || ahead
+                .iter()
+                .any(|&c| walls.contains(&c) && !(leaving && c == from))
+        {
             return false;
         }
         let mut search = ReverseResumableAStar::around(fit, goal, from, walls);
-        let d = search.distance(fit, from);
+        let d = if leaving {
+            // One step off the cell it leaves, not into the goal (the other
+            // unit stands there until it is gone).
+            let mut next = [Cell(0); 8];
+            let n = fit.neighbors(from, &mut next);
+            next[..n]
+                .iter()
+                .filter(|&&c| c != goal)
+                .map(|&c| search.distance(fit, c))
+                .min()
+                .unwrap_or(WALL_DISTANCE)
+                .saturating_add(1)
+        } else {
+            search.distance(fit, from)
+        };
         if d >= WALL_DISTANCE {
             return false;
         }
-        h.start_detour(search);
+        h.start_detour(search, leaving.then_some((from, d)));
         world.units.best_distance[i] = d;
         world.units.progress_tick[i] = now;
         self.stats.detours += 1;
@@ -2154,6 +2189,16 @@ impl WindowSearch<'_> {
         }
         let before = h.expanded();
         h.restart_if_grown(grid, query.start);
+        if matches!(*h, Heuristic::Detour(_))
+            && h.distance(grid, query.start) == UNREACHABLE
+            && !h.paused()
+        {
+            // Pushed onto a cell its way round walls off: back to its
+            // usual distances (as bodies do, see `footprint_window`).
+            h.end_detour();
+            h.set_deadline(deadline);
+            h.ensure_started(grid);
+        }
         let penalty = |c: Cell| if requested(c) { w } else { 0 };
         // The fast path: if the shortest route is free for the
         // whole window, it is the optimal window; no search.
