@@ -399,11 +399,13 @@ mod tests {
     use super::*;
     use crate::distance::{ReverseResumableAStar, UNREACHABLE};
 
+    use crate::map::{generate_map, Connectivity};
+
     /// A unit leaving a cell in an aisle (the other unit's goal, next to its
     /// own) reads its distance there as one more than the best of its other
     /// neighbours': the way round the shelf, not the one step into its goal.
-    /// Everyone else, and the unit once it has left, reads the cell as a
-    /// wall.
+    /// Off that cell its distances go round it; once the detour ends, the
+    /// one step is back.
     #[test]
     fn a_unit_leaving_a_cell_reads_the_way_round_from_it() {
         let g = Grid::from_rows(
@@ -414,7 +416,7 @@ mod tests {
                 ".@@@@@@@@.",
                 "..........",
             ],
-            crate::map::Connectivity::Four,
+            Connectivity::Four,
         );
         // An aisle on row 2: `b` at (5, 2) is bound for (4, 2), where `a`
         // stands, bound for (5, 2).
@@ -435,7 +437,6 @@ mod tests {
         assert!(!h.is_leaving());
         assert_eq!(h.distance(&g, from), 1);
     }
-    use crate::map::{generate_map, Connectivity};
 
     /// A deadline already past stops a resume before its first cell, and a
     /// new deadline starts a new slice: a pause left over from an earlier

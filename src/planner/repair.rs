@@ -72,6 +72,8 @@ pub struct RepairMemory {
     members: Vec<Slot>,
     /// Units standing in the window (see [`keep_units_on_the_way`]).
     standing: Vec<Slot>,
+    /// Units next to the units on the way (see [`add_neighbours`]).
+    near: Vec<Slot>,
     /// Other units with reservations inside the window, and their cells
     /// there tick by tick (`horizon` per unit).
     others: Vec<Slot>,
@@ -204,6 +206,7 @@ fn plan_in_window(
     let RepairMemory {
         members,
         standing,
+        near,
         others,
         other_cells,
         starts,
@@ -246,7 +249,7 @@ fn plan_in_window(
             return (Attempt::GaveUp, 0);
         }
         if ring {
-            add_neighbours(members, standing, world);
+            add_neighbours(members, standing, near, world);
         }
     } else if ring {
         // Every unit in the window was planned already.
@@ -424,22 +427,24 @@ fn keep_units_on_the_way(
 /// Adds to `members` (the units on the way, see [`keep_units_on_the_way`])
 /// the units of `standing` next to them, nearest the stuck unit first, up
 /// to [`MAX_MEMBERS`]: two units each standing on the other's goal in a
-/// crowd swap only if a neighbour steps out and back.
-fn add_neighbours(members: &mut Vec<Slot>, standing: &[Slot], world: &World) {
+/// crowd swap only if a neighbour steps out and back. `near` is scratch.
+fn add_neighbours(members: &mut Vec<Slot>, standing: &[Slot], near: &mut Vec<Slot>, world: &World) {
     let grid = &world.grid;
     let rank = world.units.priority[members[0].index()];
     let start = world.units.position[members[0].index()];
-    let mut near: Vec<Slot> = standing
-        .iter()
-        .copied()
-        .filter(|&v| !members.contains(&v) && world.units.priority[v.index()] <= rank)
-        .filter(|&v| {
-            let at = world.units.position[v.index()];
-            members
-                .iter()
-                .any(|&m| grid.is_move(world.units.position[m.index()], at))
-        })
-        .collect();
+    near.clear();
+    near.extend(
+        standing
+            .iter()
+            .copied()
+            .filter(|&v| !members.contains(&v) && world.units.priority[v.index()] <= rank)
+            .filter(|&v| {
+                let at = world.units.position[v.index()];
+                members
+                    .iter()
+                    .any(|&m| grid.is_move(world.units.position[m.index()], at))
+            }),
+    );
     near.sort_unstable_by_key(|&v| {
         (
             grid.grid_distance(start, world.units.position[v.index()]),
@@ -447,7 +452,7 @@ fn add_neighbours(members: &mut Vec<Slot>, standing: &[Slot], world: &World) {
         )
     });
     let room = MAX_MEMBERS.saturating_sub(members.len());
-    members.extend(near.into_iter().take(room));
+    members.extend(near.iter().copied().take(room));
 }
 
 #[cfg(test)]

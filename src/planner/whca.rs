@@ -2189,16 +2189,7 @@ impl WindowSearch<'_> {
         }
         let before = h.expanded();
         h.restart_if_grown(grid, query.start);
-        if matches!(*h, Heuristic::Detour(_))
-            && h.distance(grid, query.start) == UNREACHABLE
-            && !h.paused()
-        {
-            // Pushed onto a cell its way round walls off: back to its
-            // usual distances (as bodies do, see `footprint_window`).
-            h.end_detour();
-            h.set_deadline(deadline);
-            h.ensure_started(grid);
-        }
+        end_detour_on_wall(&mut h, grid, query.start, deadline);
         let penalty = |c: Cell| if requested(c) { w } else { 0 };
         // The fast path: if the shortest route is free for the
         // whole window, it is the optimal window; no search.
@@ -2364,13 +2355,7 @@ fn footprint_window(
         return Some((false, 0));
     }
     h.restart_if_grown(fit, plan[j]);
-    if matches!(h, Heuristic::Detour(_)) && h.distance(fit, plan[j]) == UNREACHABLE && !h.paused() {
-        // Pushed into the cells its way around avoids (a way clearing
-        // planned it, say): back to its usual distances.
-        h.end_detour();
-        h.set_deadline(deadline);
-        h.ensure_started(fit);
-    }
+    end_detour_on_wall(h, fit, plan[j], deadline);
     let size = kind.size as u32;
     // A unit pulled over heads for its place aside (see `pull_over`).
     let goal = match h {
@@ -2421,6 +2406,17 @@ fn footprint_window(
     let expanded = scratch.footprint.expanded + h.expanded() - before;
     h.set_deadline(None);
     Some((found, expanded as u32))
+}
+
+/// Ends a unit's detour if it stands at `at` on a wall of it (pushed into
+/// the cells its way around avoids, by a way clearing or a promotion, say):
+/// back to its usual distances, started and under `deadline`.
+fn end_detour_on_wall(h: &mut Heuristic, grid: &Grid, at: Cell, deadline: Option<Instant>) {
+    if matches!(h, Heuristic::Detour(_)) && h.distance(grid, at) == UNREACHABLE && !h.paused() {
+        h.end_detour();
+        h.set_deadline(deadline);
+        h.ensure_started(grid);
+    }
 }
 
 /// The units on `cell` at tick `now`: its claim then and its hold.
