@@ -57,6 +57,28 @@ fn same_trajectories_for_any_thread_count() {
     }
 }
 
+/// On a map wide enough for tiles (a 160×160 map is five tiles across for
+/// a window of 16), an unbudgeted run plans its one-cell units tile by
+/// tile on every tick: still the same trajectories for any thread count.
+#[test]
+fn tiled_ticks_give_the_same_trajectories_for_any_thread_count() {
+    let grid = Arc::new(generate_map(
+        "160x160:0.2".parse().unwrap(),
+        Connectivity::Four,
+        4,
+    ));
+    let inst = random_instance(grid, 2500, 4).unwrap();
+    let (reference, reached) = run(&inst, 1, Budget::default());
+    assert!(
+        reached > 300,
+        "the run must do real work: {reached} reached"
+    );
+    for threads in [2, 4] {
+        let (t, _) = run(&inst, threads, Budget::default());
+        assert!(t == reference, "{threads} threads diverged from 1 thread");
+    }
+}
+
 /// A game's own rayon pool plans the same as the engine's own threads.
 #[test]
 fn a_games_own_pool_gives_the_same_trajectories() {

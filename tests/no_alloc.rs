@@ -1,9 +1,10 @@
 //! Steady state allocates nothing: after warm-up, a WHCA* tick (replanning the
 //! due units and moving everyone) makes zero heap allocations, unless it ran
 //! a joint repair of stuck units (rare; the first repairs grow the memory
-//! that later ones reuse). Checked with a counting global allocator on the
-//! seed's 32×32 map with 150 units (crowded enough that they still replan
-//! after the warm-up), single-threaded.
+//! that later ones reuse). Checked with a counting global allocator,
+//! single-threaded, on the seed's 32×32 map with 150 units (crowded enough
+//! that they still replan after the warm-up; planned in batches) and on a
+//! 160×160 map with 800 units (planned tile by tile).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -43,14 +44,19 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Both scenarios in one test: the counter is global, and tests of one
+/// binary run side by side.
 #[test]
 fn whca_ticks_allocate_nothing_after_warm_up() {
-    let grid = Arc::new(generate_map(
-        "32x32:0.2".parse().unwrap(),
-        Connectivity::Four,
-        1,
-    ));
-    let inst = random_instance(grid, 150, 1100).unwrap();
+    // Planned in batches.
+    steady_state_allocates_nothing("32x32:0.2", 150, 1100);
+    // Wide enough for tiles (see `Tiling`): planned tile by tile.
+    steady_state_allocates_nothing("160x160:0.2", 800, 4);
+}
+
+fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64) {
+    let grid = Arc::new(generate_map(map.parse().unwrap(), Connectivity::Four, 1));
+    let inst = random_instance(grid, units, seed).unwrap();
     let config = SimConfig {
         planner: PlannerKind::Whca { window: 16 },
         max_ticks: 200,

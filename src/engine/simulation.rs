@@ -251,6 +251,8 @@ pub struct Simulation {
     pub(super) edited: Vec<Cell>,
     pub(super) concerned: Vec<Slot>,
     checker: Option<StepChecker>,
+    /// The planner's worker pool, which the checker shares.
+    check_pool: Option<Arc<rayon::ThreadPool>>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
     history_width: usize,
@@ -339,7 +341,9 @@ impl Simulation {
             max_units,
             commands: Vec::new(),
             applying: Vec::new(),
-            events: Vec::new(),
+            // A tick rarely has more events than units: the buffer grows
+            // no further in steady state.
+            events: Vec::with_capacity(max_units),
             event_tick: 0,
             event_counts: [0; EventKind::NAMES.len()],
             waiting: Vec::new(),
@@ -349,6 +353,7 @@ impl Simulation {
             escapes: Escapes::default(),
             edited: Vec::new(),
             concerned: Vec::new(),
+            check_pool: planner.worker_pool(),
             checker,
             history,
             history_width,
@@ -803,7 +808,8 @@ impl Simulation {
         crate::profile_zone!("record");
         let world = &self.world;
         if let Some(c) = &mut self.checker {
-            c.check(&world.grid, world.now(), on_map(world));
+            let pool = self.check_pool.as_deref();
+            c.check_on(pool, &world.grid, world.now(), on_map(world));
         }
         if self.config.history == History::Full {
             let w = self.history_width;

@@ -14,6 +14,8 @@ use crate::map::{Cell, Grid};
 use crate::units::Slot;
 
 /// Units sorted by colour, tile and their order, with each tile's range.
+/// Rebuilt in place ([`Tiling::rebuild`]): a planner that tiles every tick
+/// keeps one and allocates nothing once it has grown.
 #[derive(Clone, Debug, Default)]
 pub struct Tiling {
     /// The units, colour by colour, tile by tile, in their given order
@@ -22,6 +24,10 @@ pub struct Tiling {
     /// Per colour, the ranges of `units` that are its tiles (non-empty ones,
     /// in tile order).
     pub colours: [Vec<(usize, usize)>; 4],
+    /// Scratch of the counting sort: each unit's tile, and each tile's
+    /// first place in `units`.
+    staged: Vec<(Slot, u32)>,
+    start: Vec<usize>,
 }
 
 /// Fewest tiles across and down for tiling to pay: on a smaller map each
@@ -42,7 +48,15 @@ impl Tiling {
 
     /// The tiling of units (with their cells) for window searches `window`
     /// ticks deep.
+    #[cfg(test)]
     pub fn new(grid: &Grid, window: u32, units: impl Iterator<Item = (Slot, Cell)>) -> Self {
+        let mut tiling = Tiling::default();
+        tiling.rebuild(grid, window, units);
+        tiling
+    }
+
+    /// Tiles `units` (with their cells) afresh, reusing this tiling's memory.
+    pub fn rebuild(&mut self, grid: &Grid, window: u32, units: impl Iterator<Item = (Slot, Cell)>) {
         let side = tile_side(window);
         let across = grid.width().div_ceil(side) as usize;
         let down = grid.height().div_ceil(side) as usize;
@@ -52,35 +66,35 @@ impl Tiling {
             let (tx, ty) = ((x / side) as usize, (y / side) as usize);
             let colour = (tx % 2) + 2 * (ty % 2);
             // Within a colour, tiles in row-major order of the coarse grid.
-            colour * across * down + ty * across + tx
+            (colour * across * down + ty * across + tx) as u32
         };
-        let units: Vec<(Slot, usize)> = units.map(|(a, c)| (a, tile_of(c))).collect();
+        self.staged.clear();
+        self.staged.extend(units.map(|(a, c)| (a, tile_of(c))));
         let tiles = 4 * across * down;
-        let mut start = vec![0usize; tiles + 1];
-        for &(_, t) in &units {
-            start[t + 1] += 1;
+        self.start.clear();
+        self.start.resize(tiles + 1, 0);
+        for &(_, t) in &self.staged {
+            self.start[t as usize + 1] += 1;
         }
         for t in 0..tiles {
-            start[t + 1] += start[t];
+            self.start[t + 1] += self.start[t];
         }
-        let mut next = start.clone();
-        let mut sorted = vec![Slot(0); units.len()];
-        for &(a, t) in &units {
-            sorted[next[t]] = a;
-            next[t] += 1;
-        }
-        let mut colours: [Vec<(usize, usize)>; 4] = Default::default();
-        for (colour, ranges) in colours.iter_mut().enumerate() {
+        for (colour, ranges) in self.colours.iter_mut().enumerate() {
+            ranges.clear();
             let first = colour * across * down;
             for t in first..first + across * down {
-                if start[t] < start[t + 1] {
-                    ranges.push((start[t], start[t + 1]));
+                if self.start[t] < self.start[t + 1] {
+                    ranges.push((self.start[t], self.start[t + 1]));
                 }
             }
         }
-        Tiling {
-            units: sorted,
-            colours,
+        // `start` becomes each tile's next free place as units are placed.
+        self.units.clear();
+        self.units.resize(self.staged.len(), Slot(0));
+        for &(a, t) in &self.staged {
+            let next = &mut self.start[t as usize];
+            self.units[*next] = a;
+            *next += 1;
         }
     }
 }

@@ -205,6 +205,8 @@ pub struct WindowedHca {
     stalled: Vec<u8>,
     /// Whether the initial planning runs (no promotions then).
     initializing: bool,
+    /// The tiling of the last tiled planning, kept for its memory.
+    tiling: Tiling,
     /// Per unit, whether its next search may give it true distances of its
     /// own, and how many more units may be granted that this tick (see
     /// [`OWN_SEARCHES_PER_TICK`]).
@@ -400,6 +402,7 @@ impl WindowedHca {
             batch_stamp: 0,
             stalled: vec![0; units],
             initializing: false,
+            tiling: Tiling::default(),
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
             restagger: vec![true; units],
@@ -734,26 +737,43 @@ impl WindowedHca {
     /// Plans the one-cell units of `due` tile by tile (see [`Tiling`]): the
     /// tiles of one colour at once on the workers, each tile's units in
     /// order, searched and claimed in the table one after another; then, in
-    /// order, each unit's own state. Leaves in `due` the units it did not
-    /// plan (bodies, and any whose claim failed), in their order.
-    fn plan_tiles(&mut self, world: &mut World, due: &mut Vec<Slot>) -> Round {
-        crate::profile_zone!("plan tiles");
+    /// the same order, each unit's own state. The colours take turns going
+    /// first, tick by tick. Searches stop at `deadline`. Leaves in `due`
+    /// the units it did not plan (bodies, any whose claim failed and any
+    /// the deadline left), in their order. Plans nothing where tiles do not
+    /// pay or where the due units differ in priority (tiles would let a
+    /// unit plan before a neighbour that outranks it).
+    fn plan_tiles(
+        &mut self,
+        world: &mut World,
+        due: &mut Vec<Slot>,
+        deadline: Option<Instant>,
+    ) -> Round {
         let w = self.window;
-        if !Tiling::pays(&world.grid, w) {
+        let now = world.now();
+        let units = &world.units;
+        let is_cell = |a: &Slot| units.kind[a.index()].is_cell();
+        let mut priorities = due
+            .iter()
+            .filter(|a| is_cell(a))
+            .map(|a| units.priority[a.index()]);
+        let first = priorities.next();
+        if first.is_none() || !Tiling::pays(&world.grid, w) || priorities.any(|p| Some(p) != first)
+        {
             return Round::default();
         }
-        let stride = self.scheduler.max_path();
-        let tiling = Tiling::new(
+        crate::profile_zone!("plan tiles");
+        let mut tiling = std::mem::take(&mut self.tiling);
+        tiling.rebuild(
             &world.grid,
             w,
             due.iter()
-                .filter(|a| world.units.kind[a.index()].is_cell())
-                .map(|&a| (a, world.units.position[a.index()])),
+                .filter(|a| is_cell(a) && self.scripted_until[a.index()] <= now)
+                .map(|&a| (a, units.position[a.index()])),
         );
-        let n = tiling.units.len();
-        let mut results = vec![TileResult::default(); n];
-        let mut paths = vec![Cell(0); n * stride];
-        let mut extras = vec![Cell(0); n * stride];
+        self.scheduler.begin_tiles(tiling.units.len());
+        let turn = now as usize % 4;
+        let colours = || (0..4).map(move |c| (turn + c) % 4);
         {
             let world_ref: &World = world;
             let search = WindowSearch {
@@ -762,90 +782,74 @@ impl WindowedHca {
                 granted: &self.own_granted,
                 landmark_world: self.landmarks.is_some(),
                 window: w,
-                deadline: None,
+                deadline,
             };
-            let (mut results, mut paths, mut extras) =
-                (&mut results[..], &mut paths[..], &mut extras[..]);
-            let mut done = 0;
-            for ranges in &tiling.colours {
-                let mut tiles = Vec::with_capacity(ranges.len());
-                for &(s, e) in ranges {
-                    debug_assert_eq!(s, done, "tiles are consecutive");
-                    let (r, rest_r) = std::mem::take(&mut results).split_at_mut(e - s);
-                    let (p, rest_p) = std::mem::take(&mut paths).split_at_mut((e - s) * stride);
-                    let (x, rest_x) = std::mem::take(&mut extras).split_at_mut((e - s) * stride);
-                    (results, paths, extras) = (rest_r, rest_p, rest_x);
-                    tiles.push((&tiling.units[s..e], r, p, x));
-                    done = e;
-                }
-                self.scheduler.for_each_with_scratch(
-                    &mut tiles,
-                    |(units, results, paths, extras), scratch| {
-                        for (k, &a) in units.iter().enumerate() {
-                            scratch.extra.clear();
-                            scratch.motions.clear();
-                            scratch.asks = false;
-                            let Some((found, expanded)) = search.run(a, scratch) else {
-                                continue;
-                            };
-                            let len = scratch.path.len();
-                            // Not re-checked: since the search, only this
-                            // tile's earlier units (searched before it) and
-                            // tiles too far off to reach (see `Tiling`) have
-                            // claimed cells. A full re-check cost a fifth of
-                            // the initial planning of the 512² stress map.
-                            let committed = found
-                                && len <= stride
-                                && world_ref.claim_replacement(a, &scratch.path, false);
-                            if committed {
-                                paths[k * stride..k * stride + len].copy_from_slice(&scratch.path);
-                            }
-                            let extra_len = scratch.extra.len().min(stride);
-                            extras[k * stride..k * stride + extra_len]
-                                .copy_from_slice(&scratch.extra[..extra_len]);
-                            results[k] = TileResult {
-                                ran: true,
-                                found,
-                                committed,
-                                expanded,
-                                len: len as u32,
-                                extra_len: extra_len as u32,
-                            };
-                        }
-                    },
+            for c in colours() {
+                // Not re-checked: since the search, only this tile's
+                // earlier units (searched before it) and tiles too far off
+                // to reach (see `Tiling`) have claimed cells. A full
+                // re-check cost a fifth of the initial planning of the
+                // 512² stress map.
+                self.scheduler.run_tiles(
+                    &tiling.units,
+                    &tiling.colours[c],
+                    deadline,
+                    |a, scratch| search.run(a, scratch),
+                    |a, path| world_ref.claim_replacement(a, path, false),
                 );
             }
         }
         crate::profile_zone!("settle tiles");
-        let now = world.now();
-        let mut round = Round::default();
-        let mut planned = vec![false; world.units.len()];
+        // Every new plan is in place before any unit's state is settled: a
+        // promotion there may move units that come later in the order.
         for (j, &a) in tiling.units.iter().enumerate() {
-            let r = results[j];
-            if !r.ran {
-                continue;
+            if self.scheduler.outcome(j).committed {
+                world.units.set_plan(a, now, self.scheduler.path(j));
             }
-            round.searches += 1;
-            round.nodes += r.expanded as u64;
-            self.stats.expanded += r.expanded as u64;
-            if !r.found {
-                planned[a.index()] = true;
-                self.settle_failed(world, a, None);
-            } else if r.committed {
-                planned[a.index()] = true;
-                world
-                    .units
-                    .set_plan(a, now, &paths[j * stride..j * stride + r.len as usize]);
-                for &c in &extras[j * stride..j * stride + r.extra_len as usize] {
-                    world.table.request(c, a, now);
-                }
-                self.settle_committed(world, a, None);
-            } else {
-                self.stats.commit_conflicts += 1;
-            }
-            round.nodes += std::mem::take(&mut self.promotion.expanded);
         }
-        due.retain(|a| !planned[a.index()]);
+        let mut round = Round::default();
+        for c in colours() {
+            for &(s, e) in &tiling.colours[c] {
+                for (j, &a) in (s..e).zip(&tiling.units[s..e]) {
+                    let o = self.scheduler.outcome(j);
+                    if !o.ran {
+                        continue;
+                    }
+                    round.searches += 1;
+                    round.nodes += o.expanded as u64;
+                    self.stats.expanded += o.expanded as u64;
+                    let i = a.index();
+                    if self.scripted_until[i] > now {
+                        // Given a joint plan by a repair settled before it.
+                        world.units.set_flag(a, UnitFlags::QUEUED, false);
+                        continue;
+                    }
+                    self.own_granted[i] = o.asks && self.own_grants_left > 0;
+                    self.own_grants_left -= u32::from(self.own_granted[i]);
+                    if !o.found {
+                        self.settle_failed(world, a, deadline);
+                    } else if o.committed {
+                        for &c in self.scheduler.extra(j) {
+                            world.table.request(c, a, now);
+                        }
+                        self.settle_committed(world, a, deadline);
+                    } else {
+                        self.stats.commit_conflicts += 1;
+                    }
+                    round.nodes += std::mem::take(&mut self.promotion.expanded);
+                }
+            }
+        }
+        self.tiling = tiling;
+        // Settled units are no longer queued; units given a joint plan
+        // since they became due are not searched at all.
+        let (units, scripted) = (&mut world.units, &self.scripted_until);
+        due.retain(|&a| {
+            if scripted[a.index()] > now && units.kind[a.index()].is_cell() {
+                units.set_flag(a, UnitFlags::QUEUED, false);
+            }
+            units.flags[a.index()].has(UnitFlags::QUEUED)
+        });
         round
     }
 
@@ -854,7 +858,7 @@ impl WindowedHca {
     /// plan or stays pinned on its start.
     fn plan_initial(&mut self, world: &mut World, due: &mut Vec<Slot>, order: &[Slot]) -> Round {
         let pool = self.pool();
-        let mut r = self.plan_tiles(world, due);
+        let mut r = self.plan_tiles(world, due, None);
         loop {
             let round = match &pool {
                 Some(pool) => pool.install(|| self.plan_units(world, due, Budget::default(), None)),
@@ -1920,10 +1924,21 @@ impl Planner for WindowedHca {
         let small = budget.wall_us.is_some_and(|us| us < MIN_POOL_BUDGET_US);
         self.scheduler.set_serial(small);
         let pool = self.pool().filter(|_| !small);
-        let r = match pool {
+        // Without a budget, the one-cell units are planned tile by tile, on
+        // every worker with no serial commit (stress, 10,000 units on two
+        // threads: see docs/threads.md); under a budget, batches, which
+        // keep to a node count on any number of threads.
+        let tiled = if budget == Budget::default() {
+            self.plan_tiles(world, &mut due, until)
+        } else {
+            Round::default()
+        };
+        let mut r = match pool {
             Some(pool) => pool.install(|| self.plan_units(world, &mut due, budget, until)),
             None => self.plan_units(world, &mut due, budget, until),
         };
+        r.searches += tiled.searches;
+        r.nodes += tiled.nodes;
         self.due = due;
         self.last = TickWork {
             searches: r.searches,
@@ -1956,6 +1971,10 @@ impl Planner for WindowedHca {
     fn threads(&self) -> usize {
         self.scheduler.threads()
     }
+    fn worker_pool(&self) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+        self.scheduler.pool_handle()
+    }
+
     fn is_live(&self) -> bool {
         true
     }
@@ -2116,17 +2135,6 @@ fn asker(world: &World, a: Slot, cell: Cell, window: u32) -> Option<Slot> {
         .request_on(cell)
         .filter(|&(b, t)| b != a && t + window >= world.now())
         .map(|(b, _)| b)
-}
-
-/// What the tiled initial planning did for one unit.
-#[derive(Clone, Copy, Debug, Default)]
-struct TileResult {
-    ran: bool,
-    found: bool,
-    committed: bool,
-    expanded: u32,
-    len: u32,
-    extra_len: u32,
 }
 
 /// One unit's window search, as the workers run it: everything it reads is

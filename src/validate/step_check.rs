@@ -85,6 +85,36 @@ impl Owners {
     }
 }
 
+/// Violations one worker found among the moves it checked: how many, and
+/// the first [`StepChecker::KEEP`].
+#[derive(Clone, Debug, Default)]
+struct Found {
+    count: u64,
+    first: Vec<Violation>,
+}
+
+impl Found {
+    fn report(&mut self, v: Violation) {
+        self.count += 1;
+        if self.first.len() < StepChecker::KEEP {
+            self.first.push(v);
+        }
+    }
+
+    fn report_illegal(&mut self, tick: usize, unit: usize, from: (u32, u32), to: (u32, u32)) {
+        self.report(Violation::IllegalMove {
+            tick,
+            unit,
+            from,
+            to,
+        });
+    }
+}
+
+/// Moves checked by one worker at a time: with fewer units present the
+/// check runs on the calling thread.
+const MOVES_PER_CHUNK: usize = 2048;
+
 fn meets(a: &Rect, b: &Rect) -> bool {
     a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1
 }
@@ -106,6 +136,8 @@ pub struct StepChecker {
     /// Slots present at the tick being checked (scratch).
     present: Vec<u32>,
     pairs: Vec<(u32, Rect)>,
+    /// What each chunk of moves' check found (scratch).
+    found: Vec<Found>,
     checks: u32,
     /// Every violation found so far.
     pub count: u64,
@@ -121,15 +153,6 @@ impl StepChecker {
     /// check.
     pub fn new(_grid: &Grid) -> Self {
         StepChecker::default()
-    }
-
-    fn report_illegal(&mut self, tick: usize, unit: usize, from: (u32, u32), to: (u32, u32)) {
-        self.report(Violation::IllegalMove {
-            tick,
-            unit,
-            from,
-            to,
-        });
     }
 
     fn report(&mut self, v: Violation) {
@@ -174,6 +197,19 @@ impl StepChecker {
     /// at the last tick has just entered the map: only its cells are
     /// checked.
     pub fn check(&mut self, grid: &Grid, tick: u32, units: impl Iterator<Item = (u32, Rect)>) {
+        self.check_on(None, grid, tick, units);
+    }
+
+    /// [`Self::check`], with the moves' rules checked on `pool`'s workers
+    /// when enough units are present (the cells are claimed on the calling
+    /// thread). Violations are reported in the same order either way.
+    pub fn check_on(
+        &mut self,
+        pool: Option<&rayon::ThreadPool>,
+        grid: &Grid,
+        tick: u32,
+        units: impl Iterator<Item = (u32, Rect)>,
+    ) {
         self.checks += 1;
         let stamp = self.checks;
         let mut pairs = std::mem::take(&mut self.pairs);
@@ -219,16 +255,47 @@ impl StepChecker {
             self.cur[s] = r;
             present.push(slot);
         }
-        for &slot in &present {
-            self.check_unit(grid, t, slot);
+        let chunks = present.len().div_ceil(MOVES_PER_CHUNK).max(1);
+        let mut found = std::mem::take(&mut self.found);
+        found.resize_with(chunks, Found::default);
+        for f in &mut found {
+            f.count = 0;
+            f.first.clear();
         }
+        {
+            let this = &*self;
+            let check = |(slots, f): (&[u32], &mut Found)| {
+                for &slot in slots {
+                    this.check_unit(grid, t, slot, f);
+                }
+            };
+            match pool {
+                Some(pool) if chunks > 1 => pool.install(|| {
+                    use rayon::prelude::*;
+                    present
+                        .par_chunks(MOVES_PER_CHUNK)
+                        .zip(found.par_iter_mut())
+                        .for_each(check)
+                }),
+                _ => present
+                    .chunks(MOVES_PER_CHUNK)
+                    .zip(found.iter_mut())
+                    .for_each(check),
+            }
+        }
+        for f in &mut found {
+            self.count += f.count;
+            let room = Self::KEEP.saturating_sub(self.first.len());
+            self.first.extend(f.first.drain(..).take(room));
+        }
+        self.found = found;
         std::mem::swap(&mut self.prev, &mut self.cur);
         self.present = present;
         self.pairs = pairs;
     }
 
     /// The rules of one unit's move from the last tick to this one.
-    fn check_unit(&mut self, grid: &Grid, t: usize, slot: u32) {
+    fn check_unit(&self, grid: &Grid, t: usize, slot: u32, out: &mut Found) {
         let s = slot as usize;
         let (from, to) = (self.prev[s], self.cur[s]);
         if from == to {
@@ -238,7 +305,7 @@ impl StepChecker {
         }
         if is_cell(&to) && is_cell(&from) {
             // (`ABSENT` is a cell too: the unit has just entered.)
-            return self.check_cell_unit(grid, t, slot, from, to);
+            return self.check_cell_unit(grid, t, slot, from, to, out);
         }
         // A unit a block went up on may cross blocked cells on its way out.
         let was_inside = from != ABSENT && from.cells(grid.width()).any(|c| grid.is_blocked(c));
@@ -246,7 +313,7 @@ impl StepChecker {
             .cells(grid.width())
             .find(|&c| !(grid.is_passable(c) || was_inside && grid.is_blocked(c)))
         {
-            self.report(Violation::Blocked {
+            out.report(Violation::Blocked {
                 tick: t,
                 unit: s,
                 at: grid.xy(c),
@@ -264,7 +331,7 @@ impl StepChecker {
             && from.y0.abs_diff(to.y0) <= 1
             && from.y1.abs_diff(to.y1) <= 1;
         if !legal {
-            self.report_illegal(t, s, (fx, fy), (tx, ty));
+            out.report_illegal(t, s, (fx, fy), (tx, ty));
         }
         // A swap: a unit that covered part of our new rectangle now covers
         // part of our old one.
@@ -284,7 +351,7 @@ impl StepChecker {
             }
             let theirs = self.cur[o as usize];
             if theirs != ABSENT && meets(&theirs, &from) && slot < o {
-                self.report(Violation::Swap {
+                out.report(Violation::Swap {
                     tick: t.saturating_sub(1),
                     units: (s, o as usize),
                 });
@@ -304,7 +371,7 @@ impl StepChecker {
                     .flatten()
                     .find(|&o| o != slot);
                 if let Some(o) = other {
-                    self.report(Violation::SharedCell {
+                    out.report(Violation::SharedCell {
                         tick: t,
                         units: (s, o as usize),
                         at: grid.xy(c),
@@ -319,7 +386,15 @@ impl StepChecker {
 impl StepChecker {
     /// [`Self::check_unit`] for a one-cell unit that moved or entered (the
     /// common case, without the rectangles' iterators): the same rules.
-    fn check_cell_unit(&mut self, grid: &Grid, t: usize, slot: u32, from: Rect, to: Rect) {
+    fn check_cell_unit(
+        &self,
+        grid: &Grid,
+        t: usize,
+        slot: u32,
+        from: Rect,
+        to: Rect,
+        out: &mut Found,
+    ) {
         let s = slot as usize;
         let b = grid.cell(to.x0, to.y0);
         let entered = from == ABSENT;
@@ -331,7 +406,7 @@ impl StepChecker {
         // A unit a block went up on may cross blocked cells on its way out.
         let was_inside = !entered && grid.is_blocked(a);
         if !(grid.is_passable(b) || was_inside && grid.is_blocked(b)) {
-            self.report(Violation::Blocked {
+            out.report(Violation::Blocked {
                 tick: t,
                 unit: s,
                 at: (to.x0, to.y0),
@@ -348,13 +423,13 @@ impl StepChecker {
             fx.abs_diff(tx) + fy.abs_diff(ty) == 1
         };
         if !legal {
-            self.report_illegal(t, s, (fx, fy), (tx, ty));
+            out.report_illegal(t, s, (fx, fy), (tx, ty));
         }
         // A swap: whoever covered our new cell now covers our old one.
         if let Some(o) = self.prev_owners.get(b).filter(|&o| o != slot) {
             let theirs = self.cur[o as usize];
             if theirs != ABSENT && meets(&theirs, &from) && slot < o {
-                self.report(Violation::Swap {
+                out.report(Violation::Swap {
                     tick: t.saturating_sub(1),
                     units: (s, o as usize),
                 });
@@ -366,7 +441,7 @@ impl StepChecker {
             for (p, q) in [(c1, c2), (c2, c1)] {
                 if let Some(o) = self.owners.get(q).filter(|&o| o != slot) {
                     if self.prev_owners.get(p) == Some(o) && slot < o {
-                        self.report(Violation::DiagonalCrossing {
+                        out.report(Violation::DiagonalCrossing {
                             tick: t.saturating_sub(1),
                             units: (s, o as usize),
                         });
@@ -419,6 +494,55 @@ mod tests {
             .first
             .iter()
             .any(|v| matches!(v, Violation::IllegalMove { .. })));
+    }
+
+    /// Thousands of units, broken rules in different chunks of moves: the
+    /// workers find what one thread finds, in the same order.
+    #[test]
+    fn workers_find_what_one_thread_finds() {
+        let rows = vec![".".repeat(100); 100];
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let g = Grid::from_rows(&rows, Connectivity::Eight);
+        // Units on every other column; row by row, each steps right except
+        // a few pairs that swap or cross.
+        let before: Vec<(u32, u32, u32)> = (0..5000).map(|s| (s, (s % 50) * 2, s / 50)).collect();
+        let mut after = before.clone();
+        for u in after.iter_mut() {
+            u.1 += 1;
+        }
+        // Units 10 and 11 start on (20, 0) and (22, 0): 10 stepping two
+        // cells is illegal and lands on 11's new cell; 3000 and 3001 swap.
+        after[10].1 = 22;
+        after[11].1 = 22;
+        after[3000] = (3000, before[3001].1, before[3001].2);
+        after[3001] = (3001, before[3000].1, before[3000].2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let run = |pool: Option<&rayon::ThreadPool>| {
+            let mut c = StepChecker::new(&g);
+            c.check_on(pool, &g, 0, ids(&before, &g).into_iter().map(cell_rect(&g)));
+            c.check_on(pool, &g, 1, ids(&after, &g).into_iter().map(cell_rect(&g)));
+            (c.count, c.first)
+        };
+        let one = run(None);
+        assert!(one.0 >= 3, "{:?}", one.1);
+        for kind in ["Swap", "IllegalMove", "SharedCell"] {
+            assert!(
+                one.1.iter().any(|v| format!("{v:?}").starts_with(kind)),
+                "{kind} missing: {:?}",
+                one.1
+            );
+        }
+        assert_eq!(run(Some(&pool)), one);
+    }
+
+    fn cell_rect(g: &Grid) -> impl Fn((u32, Cell)) -> (u32, Rect) + '_ {
+        |(s, c)| {
+            let (x, y) = g.xy(c);
+            (s, Rect::new((x, y), (x, y)))
+        }
     }
 
     #[test]

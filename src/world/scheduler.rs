@@ -77,6 +77,10 @@ pub struct SearchOutcome {
     pub motion_len: u32,
     /// Whether it asked its planner for something (see [`WorkerScratch::asks`]).
     pub asks: bool,
+    /// Whether its plan was claimed in the table as soon as it was found
+    /// (tiled planning, see [`Scheduler::run_tiles`]; a batch's plans are
+    /// committed by the planner afterwards).
+    pub committed: bool,
 }
 
 /// One search's slot in a batch: the unit, its outcome, its path and extra cells.
@@ -255,6 +259,7 @@ impl Scheduler {
                 len: len as u32,
                 expanded,
                 asks: scratch.asks,
+                committed: false,
             };
         };
         let outcomes = &mut self.outcomes[..];
@@ -291,26 +296,66 @@ impl Scheduler {
         }
     }
 
-    /// Runs `work(item, scratch)` for every item, in parallel on the pool
-    /// (each item on one worker, with that worker's scratch): for work split
-    /// into independent groups, such as the units of map tiles too far
-    /// apart for their windows to meet.
-    pub fn for_each_with_scratch<T, F>(&mut self, items: &mut [T], work: F)
-    where
-        T: Send,
-        F: Fn(&mut T, &mut WorkerScratch) + Sync,
+    /// Readies the result slots of a tiled planning of `n` units (see
+    /// [`Self::run_tiles`]), every outcome "not run".
+    pub fn begin_tiles(&mut self, n: usize) {
+        self.outcomes.clear();
+        self.outcomes.resize(n, SearchOutcome::default());
+        if self.paths.len() < n * self.stride {
+            self.paths.resize(n * self.stride, Cell(0));
+            self.motions.resize(n * self.stride, 0);
+            self.extras.resize(n * self.stride, Cell(0));
+        }
+    }
+
+    /// Plans the tiles `ranges` of `units` (consecutive ranges of tiles
+    /// whose units' searches and claims never meet, see
+    /// [`crate::planner::tiles`]) in parallel, each tile's units in order
+    /// on one worker: `search(unit, scratch)` as in [`Self::run_batch`], and
+    /// a plan found is handed at once to `claim(unit, plan)`, which puts it
+    /// in the table (returning whether it could), so the tile's next unit
+    /// plans around it. No serial commit, and no search is ever re-run for
+    /// a conflict. The `i`-th unit's outcome, plan (if claimed) and extra
+    /// cells land in slot `i` of the buffers [`Self::begin_tiles`] readied.
+    /// The outcome depends on the tiles and their order, never on the
+    /// threads.
+    pub fn run_tiles<S, C>(
+        &mut self,
+        units: &[Slot],
+        ranges: &[(usize, usize)],
+        deadline: Option<Instant>,
+        search: S,
+        claim: C,
+    ) where
+        S: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
+        C: Fn(Slot, &[Cell]) -> bool + Sync,
     {
-        let workers = &self.workers;
-        let one = |item: &mut T| {
-            let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
-            let mut scratch = workers[worker].lock();
-            work(item, &mut scratch);
+        let (Some(&(first, _)), Some(&(_, last))) = (ranges.first(), ranges.last()) else {
+            return;
+        };
+        debug_assert!(
+            ranges.windows(2).all(|r| r[0].1 == r[1].0),
+            "tiles are consecutive"
+        );
+        let stride = self.stride;
+        let out = TileSlots {
+            outcomes: &mut self.outcomes[first..last],
+            paths: &mut self.paths[first * stride..last * stride],
+            extras: &mut self.extras[first * stride..last * stride],
+        };
+        let job = TileJob {
+            units,
+            workers: &self.workers,
+            stride,
+            deadline,
+            search: &search,
+            claim: &claim,
         };
         match &self.pool {
-            Some(pool) if items.len() > 1 && !self.serial => {
-                pool.install(|| items.par_iter_mut().with_min_len(1).for_each(one))
+            Some(pool) if ranges.len() > 1 && !self.serial => {
+                pool.install(|| job.split(ranges, first, out, true))
             }
-            _ => items.iter_mut().for_each(one),
+            _ => job.split(ranges, first, out, false),
         }
     }
 
@@ -340,5 +385,108 @@ impl Scheduler {
     pub fn path(&self, i: usize) -> &[Cell] {
         let o = self.outcomes[i];
         &self.paths[i * self.stride..i * self.stride + o.len as usize]
+    }
+}
+
+/// The result slots of a run of consecutive tiles.
+struct TileSlots<'a> {
+    outcomes: &'a mut [SearchOutcome],
+    paths: &'a mut [Cell],
+    extras: &'a mut [Cell],
+}
+
+impl<'a> TileSlots<'a> {
+    /// The slots of the first `at` units, and those of the rest.
+    fn split_at(self, at: usize, stride: usize) -> (TileSlots<'a>, TileSlots<'a>) {
+        let (o0, o1) = self.outcomes.split_at_mut(at);
+        let (p0, p1) = self.paths.split_at_mut(at * stride);
+        let (x0, x1) = self.extras.split_at_mut(at * stride);
+        (
+            TileSlots {
+                outcomes: o0,
+                paths: p0,
+                extras: x0,
+            },
+            TileSlots {
+                outcomes: o1,
+                paths: p1,
+                extras: x1,
+            },
+        )
+    }
+}
+
+/// What every tile of one [`Scheduler::run_tiles`] shares.
+struct TileJob<'a, S, C> {
+    units: &'a [Slot],
+    workers: &'a [Mutex<WorkerScratch>],
+    stride: usize,
+    deadline: Option<Instant>,
+    search: &'a S,
+    claim: &'a C,
+}
+
+impl<S, C> TileJob<'_, S, C>
+where
+    S: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
+    C: Fn(Slot, &[Cell]) -> bool + Sync,
+{
+    /// Plans `ranges` (the first starting at unit `base`, its slots
+    /// `out`), halving them onto the pool's workers with `rayon::join`
+    /// while `parallel` (work-stealing, and no allocation: the halves of
+    /// the slots are borrowed, not collected).
+    fn split(&self, ranges: &[(usize, usize)], base: usize, out: TileSlots<'_>, parallel: bool) {
+        if let [(s, e)] = *ranges {
+            return self.tile(&self.units[s..e], out);
+        }
+        let mid = ranges.len() / 2;
+        let at = ranges[mid].0;
+        let (left, right) = out.split_at(at - base, self.stride);
+        let (first, second) = ranges.split_at(mid);
+        if parallel {
+            rayon::join(
+                || self.split(first, base, left, true),
+                || self.split(second, at, right, true),
+            );
+        } else {
+            self.split(first, base, left, false);
+            self.split(second, at, right, false);
+        }
+    }
+
+    /// Searches and claims one tile's units in order, on this worker.
+    fn tile(&self, units: &[Slot], out: TileSlots<'_>) {
+        let stride = self.stride;
+        let worker = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
+        let mut scratch = self.workers[worker].lock();
+        for (k, &a) in units.iter().enumerate() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
+            crate::profile_zone!("search");
+            scratch.extra.clear();
+            scratch.motions.clear();
+            scratch.asks = false;
+            let Some((found, expanded)) = (self.search)(a, &mut scratch) else {
+                continue;
+            };
+            let len = scratch.path.len();
+            let committed = found && len <= stride && (self.claim)(a, &scratch.path);
+            let len = if committed { len } else { 0 };
+            out.paths[k * stride..k * stride + len].copy_from_slice(&scratch.path[..len]);
+            let extra_len = scratch.extra.len().min(stride);
+            out.extras[k * stride..k * stride + extra_len]
+                .copy_from_slice(&scratch.extra[..extra_len]);
+            out.outcomes[k] = SearchOutcome {
+                ran: true,
+                found,
+                len: len as u32,
+                expanded,
+                extra_len: extra_len as u32,
+                motion_len: 0,
+                asks: scratch.asks,
+                committed,
+            };
+        }
     }
 }
