@@ -207,6 +207,8 @@ pub struct WindowedHca {
     initializing: bool,
     /// The tiling of the last tiled planning, kept for its memory.
     tiling: Tiling,
+    /// A detour whose search did not fit its tick (see [`Self::detour`]).
+    pending_detour: Option<PendingDetour>,
     /// Per unit, whether its next search may give it true distances of its
     /// own, and how many more units may be granted that this tick (see
     /// [`OWN_SEARCHES_PER_TICK`]).
@@ -250,6 +252,27 @@ pub struct WindowedHca {
     stats: PlannerStats,
     /// What the last tick's planning did.
     last: TickWork,
+    /// How long a batch's commit takes, in ns: the last batch's must fit
+    /// between the searches' deadline and the end of planning. Rises at
+    /// once with a longer commit, and falls by an eighth of the gap each
+    /// batch.
+    commit_ns: f64,
+}
+
+/// Ticks a detour's search left over from an earlier tick (see
+/// [`WindowedHca::detour`]) keeps other units from starting theirs.
+const PENDING_DETOUR_TICKS: u32 = 32;
+
+/// A detour's search cut by its tick's deadline, to go on at the unit's
+/// next stall: the search from the unit's goal around its walls can run
+/// several milliseconds (5 ms on `profiles/mixed-2k.toml`), far past a
+/// tick's budget.
+struct PendingDetour {
+    unit: Slot,
+    goal: Cell,
+    leaving: bool,
+    search: ReverseResumableAStar,
+    since: u32,
 }
 
 /// A plan set aside by a promotion: unit, start tick, its cells' range in
@@ -403,6 +426,8 @@ impl WindowedHca {
             stalled: vec![0; units],
             initializing: false,
             tiling: Tiling::default(),
+            pending_detour: None,
+            commit_ns: 0.0,
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
             restagger: vec![true; units],
@@ -547,12 +572,17 @@ impl WindowedHca {
     ) -> Round {
         let w = self.window;
         let now = world.now();
-        // Searches stop 15% of the budget before planning must end: the
-        // commit of the last batch still has to fit. (With 10%, once
-        // searches got faster and more of them finished per tick, 80 of 300
-        // stress ticks ran over a 2 ms budget; with 15%, 5, as before.)
+        // Searches stop early enough for the commit of the last batch to
+        // fit before planning must end: as long before as recent commits
+        // took, and at least 5% of the budget. (A fixed 15% was too little
+        // for crowds with bodies, whose commits take longer: on
+        // `profiles/mixed-2k.toml` the commit after the deadline took a
+        // median 131 µs of a 1 ms budget, and planning ran past its end on
+        // two ticks in three.) A commit still under way when planning must
+        // end leaves the rest of its batch due, searched again later.
         let deadline = until.map(|u| {
-            let reserve = Duration::from_micros(budget.wall_us.unwrap_or(0) * 3 / 20);
+            let floor = budget.wall_us.unwrap_or(0) * 50;
+            let reserve = Duration::from_nanos((self.commit_ns as u64).max(floor));
             u.checked_sub(reserve).unwrap_or(u)
         });
         let mut round = Round::default();
@@ -584,6 +614,7 @@ impl WindowedHca {
                         .run_batch(batch, deadline, |a, scratch| search.run(a, scratch));
                 }
                 crate::profile_zone!("commit");
+                let commit_started = Instant::now();
                 self.batch_stamp = self.batch_stamp.wrapping_add(1);
                 if self.batch_stamp == 0 {
                     self.touched.fill(0);
@@ -602,7 +633,7 @@ impl WindowedHca {
                         }
                     }
                     let outcome = self.scheduler.outcome(k);
-                    if !outcome.ran {
+                    if !outcome.ran || until.is_some_and(|u| Instant::now() >= u) {
                         // Out of time: stays due for the next tick.
                         self.skipped.push(a);
                         continue;
@@ -665,6 +696,14 @@ impl WindowedHca {
                         self.stats.commit_conflicts += 1;
                         self.retry.push(a);
                     }
+                }
+                if until.is_some() {
+                    let took = commit_started.elapsed().as_nanos() as f64;
+                    self.commit_ns = if took > self.commit_ns {
+                        took
+                    } else {
+                        self.commit_ns - (self.commit_ns - took) / 8.0
+                    };
                 }
                 next = end;
             }
@@ -890,6 +929,7 @@ impl WindowedHca {
     /// (the promoted unit's and its victims'): outside the batch's touched
     /// stamps, so the batch's later results must then be checked in full.
     fn note_progress(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        crate::profile_zone!("note progress");
         let i = a.index();
         let kind = world.units.kind[i];
         let progressed = {
@@ -988,7 +1028,7 @@ impl WindowedHca {
                 return true;
             }
             if self.repair_fails[i] >= DETOUR_AFTER_REPAIRS {
-                self.detour(world, a);
+                self.detour(world, a, deadline);
             }
         }
         if self.stalled[i] < PROMOTE_AFTER
@@ -1060,7 +1100,7 @@ impl WindowedHca {
         self.clearings_left -= 1;
         let kept = self.clear_way(world, a, deadline);
         self.note_repair_try(world, a, kept);
-        if !kept && !self.detour(world, a) {
+        if !kept && !self.detour(world, a, deadline) {
             self.pull_over(world, a);
         }
         kept
@@ -1076,6 +1116,7 @@ impl WindowedHca {
     /// windows (its goal unchanged: a detour to that place, see
     /// [`Detour`]), so that `a` can pass; then it goes on to its goal.
     fn pull_over(&mut self, world: &mut World, a: Slot) -> bool {
+        crate::profile_zone!("pull over");
         let i = a.index();
         let now = world.now();
         let grid = &*world.grid;
@@ -1181,7 +1222,86 @@ impl WindowedHca {
     /// their goals between walls, retrying way clearings that could not
     /// succeed; in warehouse aisles, the last one-cell units took turns
     /// with units parked in the same aisle for good.
-    fn detour(&mut self, world: &mut World, a: Slot) -> bool {
+    fn detour(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        crate::profile_zone!("detour");
+        let i = a.index();
+        let fit = world.fit_grid(world.units.kind[i].size);
+        let (from, goal, now) = (world.units.position[i], world.units.goal[i], world.now());
+        // One detour's search at a time goes on over several ticks: another
+        // unit waits for it, unless it has been left for long.
+        match &self.pending_detour {
+            Some(p) if p.unit != a && now < p.since + PENDING_DETOUR_TICKS => return false,
+            _ => {}
+        }
+        let pending = self
+            .pending_detour
+            .take()
+            .filter(|p| p.unit == a && p.goal == goal);
+        let (mut search, leaving) = match pending {
+            Some(p) => {
+                if p.leaving && !p.search.walls().contains(&from)
+                    || self.plan_meets_walls(world, a, p.search.walls(), p.leaving)
+                {
+                    return false;
+                }
+                (p.search, p.leaving)
+            }
+            None => {
+                let Some((walls, leaving)) = self.detour_walls(world, a) else {
+                    return false;
+                };
+                if walls.contains(&goal) || self.plan_meets_walls(world, a, &walls, leaving) {
+                    return false;
+                }
+                let search = ReverseResumableAStar::around_until(fit, goal, from, walls, deadline);
+                (search, leaving)
+            }
+        };
+        search.deadline = deadline;
+        let d = if leaving {
+            // One step off the cell it leaves, not into the goal (the other
+            // unit stands there until it is gone).
+            let mut next = [Cell(0); 8];
+            let n = fit.neighbors(from, &mut next);
+            next[..n]
+                .iter()
+                .filter(|&&c| c != goal)
+                .map(|&c| search.distance(fit, c))
+                .min()
+                .unwrap_or(WALL_DISTANCE)
+                .saturating_add(1)
+        } else {
+            search.distance(fit, from)
+        };
+        search.deadline = None;
+        if search.paused {
+            // Out of time: the search goes on at the unit's next stall.
+            self.pending_detour = Some(PendingDetour {
+                unit: a,
+                goal,
+                leaving,
+                search,
+                since: now,
+            });
+            return false;
+        }
+        if d >= WALL_DISTANCE {
+            return false;
+        }
+        self.heuristics[i]
+            .lock()
+            .start_detour(search, leaving.then_some((from, d)));
+        world.units.best_distance[i] = d;
+        world.units.progress_tick[i] = now;
+        self.stats.detours += 1;
+        true
+    }
+
+    /// The cells a detour of unit `a` walls off (the anchors where its body
+    /// would meet the units on its way, its earlier detour's walls, and
+    /// the cell it leaves), and whether it leaves its cell (see
+    /// [`Self::detour`]); `None` if nobody is in its way.
+    fn detour_walls(&self, world: &World, a: Slot) -> Option<(Vec<Cell>, bool)> {
         let i = a.index();
         let kind = world.units.kind[i];
         let (fit, size) = (world.fit_grid(kind.size), kind.size as u32);
@@ -1210,6 +1330,7 @@ impl WindowedHca {
                 }
             }
         });
+        drop(h);
         // Two one-cell units in a corridor, each on the other's goal, can
         // only trade places the long way round: one leaves its cell (the
         // other's goal) for good and comes back to its own goal from the
@@ -1222,7 +1343,7 @@ impl WindowedHca {
                     && !self.heuristics[b.index()].lock().is_leaving()
             });
         if around.is_empty() && !leaving {
-            return false;
+            return None;
         }
         for &b in &around {
             anchors_meeting(fit, size, world.rect_of(b), &mut walls);
@@ -1230,42 +1351,22 @@ impl WindowedHca {
         if leaving && !walls.contains(&from) {
             walls.push(from);
         }
-        // Its plan must keep off them (a stalled body's plan mostly waits
-        // where it is), but for the cell it leaves.
+        Some((walls, leaving))
+    }
+
+    /// Whether the rest of unit `a`'s plan meets `walls` (but for the cell
+    /// it leaves): its plan must keep off them, and a stalled unit's plan
+    /// mostly waits where it is.
+    fn plan_meets_walls(&self, world: &World, a: Slot, walls: &[Cell], leaving: bool) -> bool {
+        let i = a.index();
+        let from = world.units.position[i];
         let plan = world.units.plan(a);
+        let now = world.now();
         let ahead =
             &plan[(now.saturating_sub(world.units.plan_start[i]) as usize).min(plan.len() - 1)..];
-        if walls.contains(&goal)
-            || ahead
-                .iter()
-                .any(|&c| walls.contains(&c) && !(leaving && c == from))
-        {
-            return false;
-        }
-        let mut search = ReverseResumableAStar::around(fit, goal, from, walls);
-        let d = if leaving {
-            // One step off the cell it leaves, not into the goal (the other
-            // unit stands there until it is gone).
-            let mut next = [Cell(0); 8];
-            let n = fit.neighbors(from, &mut next);
-            next[..n]
-                .iter()
-                .filter(|&&c| c != goal)
-                .map(|&c| search.distance(fit, c))
-                .min()
-                .unwrap_or(WALL_DISTANCE)
-                .saturating_add(1)
-        } else {
-            search.distance(fit, from)
-        };
-        if d >= WALL_DISTANCE {
-            return false;
-        }
-        h.start_detour(search, leaving.then_some((from, d)));
-        world.units.best_distance[i] = d;
-        world.units.progress_tick[i] = now;
-        self.stats.detours += 1;
-        true
+        ahead
+            .iter()
+            .any(|&c| walls.contains(&c) && !(leaving && c == from))
     }
 
     /// Clears the way of unit `a`, a stalled body: the units standing or
@@ -1470,6 +1571,7 @@ impl WindowedHca {
     /// one. Runs in the sequential commit phase; counts its nodes into the
     /// promotions' count.
     fn plan_alone(&mut self, world: &mut World, u: Slot, deadline: Option<Instant>) -> bool {
+        crate::profile_zone!("plan alone");
         let now = world.now();
         let w = self.window;
         let i = u.index();
@@ -1525,6 +1627,7 @@ impl WindowedHca {
     /// finds no way out, every plan is put back as it was, so a promotion
     /// never causes a collision. Returns whether the new plans were kept.
     fn promote(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+        crate::profile_zone!("promote");
         let p = &mut self.promotion;
         p.involved.clear();
         p.saved.clear();
@@ -2026,6 +2129,9 @@ impl Planner for WindowedHca {
 
     fn unit_removed(&mut self, a: Slot) {
         self.drop_script(a);
+        if self.pending_detour.as_ref().is_some_and(|p| p.unit == a) {
+            self.pending_detour = None;
+        }
         self.live_units = self.live_units.saturating_sub(1);
     }
 
