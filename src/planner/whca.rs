@@ -2723,3 +2723,44 @@ fn straight_window(
     }
     table.free_from(cur, q.start_tick + window, q.unit)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::map::{Connectivity, Grid, Instance};
+
+    /// A detour's search cut by its tick's deadline goes on at the unit's
+    /// next stall and then gives the unit its way round: unit 1 heads
+    /// along the bottom row through unit 0, parked on its goal; the way
+    /// round is over the top row.
+    #[test]
+    fn a_detour_cut_by_the_deadline_goes_on_later() {
+        let grid = Arc::new(Grid::from_rows(
+            &[".........", ".#######.", "........."],
+            Connectivity::Four,
+        ));
+        let instance = Instance {
+            starts: vec![grid.cell(4, 2), grid.cell(0, 2)],
+            goals: vec![grid.cell(4, 2), grid.cell(8, 2)],
+            grid: grid.clone(),
+            map_name: "detour".into(),
+        };
+        let mut world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        let mut planner = WindowedHca::new(&world, 16, 1, Budget::default());
+        planner.initialize(&mut world);
+        let a = Slot(1);
+        let passed = Instant::now();
+        assert!(!planner.detour(&mut world, a, Some(passed)));
+        assert!(
+            planner.pending_detour.as_ref().is_some_and(|p| p.unit == a),
+            "the search waits for the unit's next stall"
+        );
+        assert!(planner.detour(&mut world, a, None));
+        assert!(planner.pending_detour.is_none());
+        assert_eq!(planner.stats.detours, 1);
+        // Up, along the top row and down: 2 + 8 + 2 moves.
+        assert_eq!(world.units.best_distance[1], 12);
+    }
+}
