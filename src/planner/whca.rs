@@ -259,6 +259,13 @@ pub struct WindowedHca {
     commit_ns: f64,
 }
 
+/// Fewest units due in a tick for it to be planned tile by tile (see
+/// [`WindowedHca::plan_tiles`]): with fewer, each colour's tiles hold a
+/// handful of units, and four rounds of handing tiles to the workers cost
+/// more than the batches' serial commits (den520d, 1,000 units, about 45
+/// due a tick: 210–294 ms of planning in all against 181–244 ms).
+const MIN_TILED_DUE: usize = 256;
+
 /// Ticks a detour's search left over from an earlier tick (see
 /// [`WindowedHca::detour`]) keeps other units from starting theirs.
 const PENDING_DETOUR_TICKS: u32 = 32;
@@ -2027,11 +2034,12 @@ impl Planner for WindowedHca {
         let small = budget.wall_us.is_some_and(|us| us < MIN_POOL_BUDGET_US);
         self.scheduler.set_serial(small);
         let pool = self.pool().filter(|_| !small);
-        // Without a budget, the one-cell units are planned tile by tile, on
-        // every worker with no serial commit (stress, 10,000 units on two
-        // threads: see docs/threads.md); under a budget, batches, which
-        // keep to a node count on any number of threads.
-        let tiled = if budget == Budget::default() {
+        // Without a budget, a tick with many units due plans its one-cell
+        // units tile by tile, on every worker with no serial commit
+        // (stress, 10,000 units on two threads: see docs/threads.md);
+        // under a budget, batches, which keep to a node count on any number
+        // of threads.
+        let tiled = if budget == Budget::default() && due.len() >= MIN_TILED_DUE {
             self.plan_tiles(world, &mut due, until)
         } else {
             Round::default()
