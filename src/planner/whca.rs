@@ -581,16 +581,19 @@ impl WindowedHca {
         let now = world.now();
         // Searches stop early enough for the commit of the last batch to
         // fit before planning must end: as long before as recent commits
-        // took, and at least 5% of the budget. (A fixed 15% was too little
+        // took, and at least 15% of the budget. (15% alone was too little
         // for crowds with bodies, whose commits take longer: on
         // `profiles/mixed-2k.toml` the commit after the deadline took a
         // median 131 µs of a 1 ms budget, and planning ran past its end on
         // two ticks in three.) A commit still under way when planning must
         // end leaves the rest of its batch due, searched again later.
+        // At most 40% of the budget: one commit stretched by the system
+        // (the thread preempted, say) must not leave no time to search,
+        // and the estimate falls only as commits are timed.
         let deadline = until.map(|u| {
-            let floor = budget.wall_us.unwrap_or(0) * 50;
-            let reserve = Duration::from_nanos((self.commit_ns as u64).max(floor));
-            u.checked_sub(reserve).unwrap_or(u)
+            let us = budget.wall_us.unwrap_or(0);
+            let reserve = (self.commit_ns as u64).clamp(us * 150, us * 400);
+            u.checked_sub(Duration::from_nanos(reserve)).unwrap_or(u)
         });
         let mut round = Round::default();
         let mut rounds = 0;
