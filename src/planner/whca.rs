@@ -2774,4 +2774,29 @@ mod tests {
         // Up, along the top row and down: 2 + 8 + 2 moves.
         assert_eq!(world.units.best_distance[1], 12);
     }
+
+    /// However long a commit once took (a thread preempted mid-commit), the
+    /// reserve for the last commit leaves most of a tick's budget to
+    /// search: the estimate falls only as commits are timed, so a reserve
+    /// of the whole budget would stop planning for good.
+    #[test]
+    fn one_long_commit_does_not_stop_planning() {
+        let grid = Arc::new(Grid::from_rows(&["..........."; 5], Connectivity::Four));
+        let instance = Instance {
+            starts: (0..5).map(|y| grid.cell(0, y)).collect(),
+            goals: (0..5).map(|y| grid.cell(10, y)).collect(),
+            grid: grid.clone(),
+            map_name: "reserve".into(),
+        };
+        let mut world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        let budget = Budget {
+            wall_us: Some(20_000),
+            nodes: None,
+        };
+        let mut planner = WindowedHca::new(&world, 16, 1, budget);
+        planner.commit_ns = 1e9;
+        let until = Instant::now() + std::time::Duration::from_micros(20_000);
+        planner.plan_tick(&mut world, Some(until));
+        assert_eq!(planner.last_tick_work().searches, 5);
+    }
 }
