@@ -31,7 +31,7 @@ use crate::footprint::{body, for_each_claim, FootprintQuery};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 use crate::units::{Slot, UnitFlags};
-use crate::world::{Budget, Scheduler, WorkerScratch, World};
+use crate::world::{Budget, Scheduler, SearchOutcome, WorkerScratch, World};
 
 use super::optimistic::{pin_unplanned_starts, release_starts};
 use super::order::rotate_order;
@@ -648,17 +648,10 @@ impl WindowedHca {
                         self.skipped.push(a);
                         continue;
                     }
-                    round.searches += 1;
-                    round.nodes += outcome.expanded as u64;
-                    self.stats.expanded += outcome.expanded as u64;
-                    let i = a.index();
-                    if self.scripted_until[i] > now {
-                        // Given a joint plan since it became due.
-                        world.units.set_flag(a, UnitFlags::QUEUED, false);
+                    if !self.take_outcome(world, a, outcome, &mut round) {
                         continue;
                     }
-                    self.own_granted[i] = outcome.asks && self.own_grants_left > 0;
-                    self.own_grants_left -= u32::from(self.own_granted[i]);
+                    let i = a.index();
                     if !outcome.found {
                         promoted |= self.settle_failed(world, a, deadline);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
@@ -742,6 +735,31 @@ impl WindowedHca {
         self.scheduler
             .pool_handle()
             .filter(|_| self.batch_size >= MIN_POOL_BATCH)
+    }
+
+    /// Counts the search that ran for unit `a` and grants it true distances
+    /// of its own if it asked (a few a tick, in commit order). Returns false
+    /// if a joint plan was given to the unit since it became due (by a
+    /// repair committed or settled before it): its search's result is
+    /// dropped.
+    fn take_outcome(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        outcome: SearchOutcome,
+        round: &mut Round,
+    ) -> bool {
+        round.searches += 1;
+        round.nodes += outcome.expanded as u64;
+        self.stats.expanded += outcome.expanded as u64;
+        let i = a.index();
+        if self.scripted_until[i] > world.now() {
+            world.units.set_flag(a, UnitFlags::QUEUED, false);
+            return false;
+        }
+        self.own_granted[i] = outcome.asks && self.own_grants_left > 0;
+        self.own_grants_left -= u32::from(self.own_granted[i]);
+        true
     }
 
     /// After a unit's search found nothing: it keeps its plan, stuck, and
@@ -864,17 +882,9 @@ impl WindowedHca {
                     if !o.ran {
                         continue;
                     }
-                    round.searches += 1;
-                    round.nodes += o.expanded as u64;
-                    self.stats.expanded += o.expanded as u64;
-                    let i = a.index();
-                    if self.scripted_until[i] > now {
-                        // Given a joint plan by a repair settled before it.
-                        world.units.set_flag(a, UnitFlags::QUEUED, false);
+                    if !self.take_outcome(world, a, o, &mut round) {
                         continue;
                     }
-                    self.own_granted[i] = o.asks && self.own_grants_left > 0;
-                    self.own_grants_left -= u32::from(self.own_granted[i]);
                     if !o.found {
                         self.settle_failed(world, a, deadline);
                     } else if o.committed {
