@@ -58,24 +58,32 @@ fn same_trajectories_for_any_thread_count() {
 }
 
 /// On a map wide enough for tiles (a 160×160 map is five tiles across for
-/// a window of 16), an unbudgeted run plans its one-cell units tile by
-/// tile on every tick: still the same trajectories for any thread count.
+/// a window of 16), an unbudgeted run with 2,500 units (over 300 due a
+/// tick) plans its one-cell units tile by tile: still the same
+/// trajectories for any thread count, with four and with eight neighbours
+/// (diagonal steps reach as far across a tile's edge as straight ones), and
+/// no collision (`run` asserts it).
 #[test]
 fn tiled_ticks_give_the_same_trajectories_for_any_thread_count() {
-    let grid = Arc::new(generate_map(
-        "160x160:0.2".parse().unwrap(),
-        Connectivity::Four,
-        4,
-    ));
-    let inst = random_instance(grid, 2500, 4).unwrap();
-    let (reference, reached) = run(&inst, 1, Budget::default());
-    assert!(
-        reached > 300,
-        "the run must do real work: {reached} reached"
-    );
-    for threads in [2, 4] {
-        let (t, _) = run(&inst, threads, Budget::default());
-        assert!(t == reference, "{threads} threads diverged from 1 thread");
+    for connectivity in [Connectivity::Four, Connectivity::Eight] {
+        let grid = Arc::new(generate_map(
+            "160x160:0.2".parse().unwrap(),
+            connectivity,
+            4,
+        ));
+        let inst = random_instance(grid, 2500, 4).unwrap();
+        let (reference, reached) = run(&inst, 1, Budget::default());
+        assert!(
+            reached > 300,
+            "the run must do real work: {reached} reached"
+        );
+        for threads in [2, 4] {
+            let (t, _) = run(&inst, threads, Budget::default());
+            assert!(
+                t == reference,
+                "{threads} threads diverged from 1 thread ({connectivity:?})"
+            );
+        }
     }
 }
 
