@@ -851,20 +851,19 @@ impl WindowedHca {
                 window: w,
                 deadline,
             };
-            for c in colours() {
-                // Not re-checked: since the search, only this tile's
-                // earlier units (searched before it) and tiles too far off
-                // to reach (see `Tiling`) have claimed cells. A full
-                // re-check cost a fifth of the initial planning of the
-                // 512² stress map.
-                self.scheduler.run_tiles(
-                    &tiling.units,
-                    &tiling.colours[c],
-                    deadline,
-                    |a, scratch| search.run(a, scratch),
-                    |a, path| world_ref.claim_replacement(a, path, false),
-                );
-            }
+            let order: [&[(usize, usize)]; 4] =
+                std::array::from_fn(|c| &tiling.colours[(turn + c) % 4][..]);
+            // Not re-checked: since the search, only this tile's earlier
+            // units (searched before it) and tiles too far off to reach
+            // (see `Tiling`) have claimed cells. A full re-check cost a
+            // fifth of the initial planning of the 512² stress map.
+            self.scheduler.run_tiles(
+                &tiling.units,
+                &order,
+                deadline,
+                |a, scratch| search.run(a, scratch),
+                |a, path| world_ref.claim_replacement(a, path, false),
+            );
         }
         crate::profile_zone!("settle tiles");
         // Every new plan is in place before any unit's state is settled: a

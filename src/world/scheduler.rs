@@ -308,21 +308,23 @@ impl Scheduler {
         }
     }
 
-    /// Plans the tiles `ranges` of `units` (consecutive ranges of tiles
-    /// whose units' searches and claims never meet, see
-    /// [`crate::planner::tiles`]) in parallel, each tile's units in order
-    /// on one worker: `search(unit, scratch)` as in [`Self::run_batch`], and
-    /// a plan found is handed at once to `claim(unit, plan)`, which puts it
-    /// in the table (returning whether it could), so the tile's next unit
-    /// plans around it. No serial commit, and no search is ever re-run for
-    /// a conflict. The `i`-th unit's outcome, plan (if claimed) and extra
+    /// Plans the tiles of `units`, colour after colour: each of `colours`
+    /// is a run of consecutive ranges of `units`, tiles whose units'
+    /// searches and claims never meet (see [`crate::planner::tiles`]), and
+    /// its tiles are planned in parallel, each tile's units in order on one
+    /// worker: `search(unit, scratch)` as in [`Self::run_batch`], and a plan
+    /// found is handed at once to `claim(unit, plan)`, which puts it in the
+    /// table (returning whether it could), so the tile's next unit plans
+    /// around it. No serial commit, and no search is ever re-run for a
+    /// conflict. The `i`-th unit's outcome, plan (if claimed) and extra
     /// cells land in slot `i` of the buffers [`Self::begin_tiles`] readied.
     /// The outcome depends on the tiles and their order, never on the
-    /// threads.
+    /// threads. The pool is entered once for all the colours: each entry
+    /// from outside wakes its workers again.
     pub fn run_tiles<S, C>(
         &mut self,
         units: &[Slot],
-        ranges: &[(usize, usize)],
+        colours: &[&[(usize, usize)]],
         deadline: Option<Instant>,
         search: S,
         claim: C,
@@ -330,19 +332,7 @@ impl Scheduler {
         S: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
         C: Fn(Slot, &[Cell]) -> bool + Sync,
     {
-        let (Some(&(first, _)), Some(&(_, last))) = (ranges.first(), ranges.last()) else {
-            return;
-        };
-        debug_assert!(
-            ranges.windows(2).all(|r| r[0].1 == r[1].0),
-            "tiles are consecutive"
-        );
         let stride = self.stride;
-        let out = TileSlots {
-            outcomes: &mut self.outcomes[first..last],
-            paths: &mut self.paths[first * stride..last * stride],
-            extras: &mut self.extras[first * stride..last * stride],
-        };
         let job = TileJob {
             units,
             workers: &self.workers,
@@ -351,11 +341,27 @@ impl Scheduler {
             search: &search,
             claim: &claim,
         };
-        match &self.pool {
-            Some(pool) if ranges.len() > 1 && !self.serial => {
-                pool.install(|| job.split(ranges, first, out, true))
+        let (outcomes, paths, extras) = (&mut self.outcomes, &mut self.paths, &mut self.extras);
+        let mut plan = |parallel: bool| {
+            for ranges in colours {
+                let (Some(&(first, _)), Some(&(_, last))) = (ranges.first(), ranges.last()) else {
+                    continue;
+                };
+                debug_assert!(
+                    ranges.windows(2).all(|r| r[0].1 == r[1].0),
+                    "tiles are consecutive"
+                );
+                let out = TileSlots {
+                    outcomes: &mut outcomes[first..last],
+                    paths: &mut paths[first * stride..last * stride],
+                    extras: &mut extras[first * stride..last * stride],
+                };
+                job.split(ranges, first, out, parallel);
             }
-            _ => job.split(ranges, first, out, false),
+        };
+        match &self.pool {
+            Some(pool) if !self.serial => pool.install(|| plan(true)),
+            _ => plan(false),
         }
     }
 
