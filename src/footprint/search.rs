@@ -277,6 +277,91 @@ impl FootprintSearch {
     }
 }
 
+/// The window straight down a body's true distances, if it is free: at
+/// each node a one-cell step of `set` to an anchor one closer to the goal
+/// (by `known`, the distances already known: no search runs for them), or
+/// on the goal a wait, every entry free in `table`; it ends as
+/// [`FootprintSearch::search`]'s plans do, on the goal where the body can
+/// stay for good, or at the window's end where it can, on no cell `penalty`
+/// prices. Appends the plan to `path` and `motions` as the search does and
+/// returns whether there was one (appending nothing otherwise). Its cost
+/// never rises above the start's estimate, so it is a best window: most
+/// windows of a body in open ground, found in a few table reads instead
+/// of a search over actions. For `q.goal_wait_cost == 0` only.
+#[allow(clippy::too_many_arguments)]
+pub fn straight_window(
+    grid: &Grid,
+    fits: &Grid,
+    table: &ReservationTable,
+    set: &ActionSet,
+    known: &dyn Fn(Cell) -> Option<u32>,
+    penalty: &dyn Fn(Cell) -> u32,
+    q: &FootprintQuery,
+    path: &mut Vec<Cell>,
+    motions: &mut Vec<u8>,
+) -> bool {
+    debug_assert_eq!(q.goal_wait_cost, 0);
+    let (len0, motions0) = (path.len(), motions.len());
+    let size = set.shape.size as u32;
+    let last = table.last_tick();
+    let holdable =
+        |c: Cell, tick: u32| body(grid, c, size).all(|b| table.free_from(b, tick, q.unit));
+    let free = |act: &super::Action, from: Cell, tick: u32| {
+        tick + act.duration <= last
+            && act.for_each_entry(grid, from, tick, &mut |c, t| table.is_free(c, t, q.unit))
+    };
+    let Some(mut d) = known(q.from) else {
+        return false;
+    };
+    let (mut cur, mut tick) = (q.from, q.start_tick);
+    let ok = loop {
+        if cur == q.goal && holdable(cur, tick) {
+            break true;
+        }
+        if tick >= q.start_tick + q.window {
+            break holdable(cur, tick) && body(grid, cur, size).all(|c| penalty(c) == 0);
+        }
+        let next = if d == 0 {
+            set.actions
+                .iter()
+                .find(|act| act.is_wait() && free(act, cur, tick))
+                .map(|act| (act, cur))
+        } else {
+            set.actions.iter().find_map(|act| {
+                let to = act.target(grid, cur)?;
+                (act.waypoints.len() == 1
+                    && fits.is_passable(to)
+                    && known(to) == Some(d - 1)
+                    && free(act, cur, tick))
+                .then_some((act, to))
+            })
+        };
+        let Some((act, to)) = next else {
+            break false;
+        };
+        if act.is_wait() {
+            path.push(cur);
+            motions.push(Motion::STILL.0);
+        } else {
+            for k in 0..act.duration {
+                path.push(cur);
+                motions.push(Motion::new((act.dx, act.dy), k == 0).0);
+            }
+            d -= 1;
+        }
+        cur = to;
+        tick += act.duration;
+    };
+    if ok {
+        path.push(cur);
+        motions.push(Motion::STILL.0);
+    } else {
+        path.truncate(len0);
+        motions.truncate(motions0);
+    }
+    ok
+}
+
 /// Fills `blocked` (ticks `0..=ticks` from `tick` on) with the cells of
 /// the square of `masks` around anchor `at` that unit `a` may not enter:
 /// off the map or closed at every tick, else taken in `table` at that
@@ -366,6 +451,77 @@ mod tests {
     use crate::units::UnitKind;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    /// On open ground the straight window is as cheap as the search's
+    /// best (the same cost, the plan ending on the goal), with the same
+    /// anchors and motions; a claim on the way leaves it to the search,
+    /// appending nothing.
+    #[test]
+    fn the_straight_window_is_a_best_one_and_steps_aside_for_claims() {
+        let grid = Grid::from_rows(&["............"; 6], Connectivity::Four);
+        let kind = UnitKind::new(2, 2);
+        let set = ActionSet::for_kind(kind, Connectivity::Four);
+        let fits = crate::footprint::fit_grid(&grid, 2);
+        let goal = grid.cell(8, 1);
+        let dist = crate::distance::bfs_distances(&fits, goal);
+        let known = |c: Cell| Some(dist[c.index()]).filter(|&d| d != UNREACHABLE);
+        let q = FootprintQuery {
+            unit: Slot(0),
+            from: grid.cell(0, 1),
+            start_tick: 0,
+            goal,
+            window: 24,
+            goal_wait_cost: 0,
+            max_expansions: 100_000,
+            deadline: None,
+        };
+        let table = ReservationTable::new(grid.cell_count(), 32, 4096);
+        let (mut path, mut motions) = (vec![q.from], vec![0u8]);
+        assert!(straight_window(
+            &grid,
+            &fits,
+            &table,
+            &set,
+            &known,
+            &|_| 0,
+            &q,
+            &mut path,
+            &mut motions
+        ));
+        // Eight steps of two ticks, then the goal.
+        assert_eq!(path.len(), 1 + 8 * 2 + 1);
+        assert_eq!(path.last(), Some(&goal));
+        let (mut p2, mut m2) = (vec![q.from], vec![0u8]);
+        let mut search = FootprintSearch::default();
+        let mut distance = |c: Cell| dist[c.index()];
+        assert!(search.search(
+            &grid,
+            &fits,
+            &table,
+            &set,
+            &mut distance,
+            &|_| 0,
+            &q,
+            &mut p2,
+            &mut m2
+        ));
+        assert_eq!((path.len(), &path, &motions), (p2.len(), &p2, &m2));
+        // Someone's claim on the row at tick 5: no straight window.
+        table.claim(grid.cell(4, 2), 5, Slot(1), 0).unwrap();
+        let (mut path, mut motions) = (vec![q.from], vec![0u8]);
+        assert!(!straight_window(
+            &grid,
+            &fits,
+            &table,
+            &set,
+            &known,
+            &|_| 0,
+            &q,
+            &mut path,
+            &mut motions
+        ));
+        assert_eq!((path.len(), motions.len()), (1, 1));
+    }
 
     /// Reading the square around a node once and testing each action's
     /// masks against it judges every action as reading its own entries

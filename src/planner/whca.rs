@@ -2507,17 +2507,37 @@ fn footprint_window(
         deadline,
     };
     let set = world.action_set(kind);
-    let found = scratch.footprint.search(
-        grid,
-        fit,
-        &world.table,
-        set,
-        &mut |c| h.distance(fit, c),
-        &|c| if requested(c) { w } else { 0 },
-        &q,
-        &mut scratch.path,
-        &mut scratch.motions,
-    );
+    let penalty = |c| if requested(c) { w } else { 0 };
+    // The fast path, as for one-cell units: the window straight down the
+    // distances, if free, is a best one; no search.
+    let straight = q.goal_wait_cost == 0
+        && crate::footprint::straight_window(
+            grid,
+            fit,
+            &world.table,
+            set,
+            &|c| h.known(fit, c),
+            &penalty,
+            &q,
+            &mut scratch.path,
+            &mut scratch.motions,
+        );
+    if straight {
+        scratch.footprint.expanded = 0;
+        scratch.footprint.aborted = false;
+    }
+    let found = straight
+        || scratch.footprint.search(
+            grid,
+            fit,
+            &world.table,
+            set,
+            &mut |c| h.distance(fit, c),
+            &penalty,
+            &q,
+            &mut scratch.path,
+            &mut scratch.motions,
+        );
     // Out of time, in the search or in its distances (a paused distance
     // search reads as unreachable, which would fail the unit).
     if scratch.footprint.aborted || h.paused() {
