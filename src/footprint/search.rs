@@ -476,18 +476,24 @@ mod tests {
             deadline: None,
         };
         let table = ReservationTable::new(grid.cell_count(), 32, 4096);
-        let (mut path, mut motions) = (vec![q.from], vec![0u8]);
-        assert!(straight_window(
-            &grid,
-            &fits,
-            &table,
-            &set,
-            &known,
-            &|_| 0,
-            &q,
-            &mut path,
-            &mut motions
-        ));
+        // The plan after the start's cell, if straight.
+        let straight = |table: &ReservationTable| {
+            let (mut path, mut motions) = (vec![q.from], vec![0u8]);
+            let found = straight_window(
+                &grid,
+                &fits,
+                table,
+                &set,
+                &known,
+                &|_| 0,
+                &q,
+                &mut path,
+                &mut motions,
+            );
+            (found, path, motions)
+        };
+        let (found, path, motions) = straight(&table);
+        assert!(found);
         // Eight steps of two ticks, then the goal.
         assert_eq!(path.len(), 1 + 8 * 2 + 1);
         assert_eq!(path.last(), Some(&goal));
@@ -505,21 +511,12 @@ mod tests {
             &mut p2,
             &mut m2
         ));
-        assert_eq!((path.len(), &path, &motions), (p2.len(), &p2, &m2));
-        // Someone's claim on the row at tick 5: no straight window.
+        assert_eq!((&path, &motions), (&p2, &m2));
+        // Someone's claim on the row at tick 5: no straight window, and
+        // nothing appended.
         table.claim(grid.cell(4, 2), 5, Slot(1), 0).unwrap();
-        let (mut path, mut motions) = (vec![q.from], vec![0u8]);
-        assert!(!straight_window(
-            &grid,
-            &fits,
-            &table,
-            &set,
-            &known,
-            &|_| 0,
-            &q,
-            &mut path,
-            &mut motions
-        ));
+        let (found, path, motions) = straight(&table);
+        assert!(!found);
         assert_eq!((path.len(), motions.len()), (1, 1));
     }
 
