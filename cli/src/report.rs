@@ -117,6 +117,22 @@ fn entries(maps: &Path) -> Vec<Entry> {
             .concat(),
             large_map: false,
         },
+        Entry {
+            title: "Mixed army under a budget",
+            what: "2,000 units on a generated 256×256 map: 60% one cell, 20% 2×2 bodies, 10% 3×3, 10% one cell at 3 ticks a move; 2 threads, 1 ms per tick from the first tick, 2,000 ticks",
+            args: s(&["run", "--profile", "profiles/mixed-2k.toml"]),
+            figures: [
+                tick(),
+                vec![
+                    fig("ticks over 1 ms", "/budget_overruns", 0),
+                    fig("units home", "/success_rate", 3),
+                    fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
+                    fig("collisions", "/collisions", 0),
+                ],
+            ]
+            .concat(),
+            large_map: false,
+        },
     ];
     for (title, lanes) in [
         ("Lifelong warehouse", None),
