@@ -64,6 +64,15 @@ fn entries(maps: &Path) -> Vec<Entry> {
             fig("worst tick (ms)", "/tick_ms_max", 3),
         ]
     };
+    // A profile run under a tick budget: the tick figures, `figures`, and
+    // the collisions.
+    let budgeted = |title, what, profile, figures: Vec<Figure>| Entry {
+        title,
+        what,
+        args: s(&["run", "--profile", profile]),
+        figures: [tick(), figures, vec![fig("collisions", "/collisions", 0)]].concat(),
+        large_map: false,
+    };
     let den = maps.join("den520d.map").display().to_string();
     let mut v = vec![
         Entry {
@@ -82,57 +91,39 @@ fn entries(maps: &Path) -> Vec<Entry> {
             .concat(),
             large_map: false,
         },
-        Entry {
-            title: "Live world under a game's load",
-            what: "2,000 units on a generated 256×256 map, 2 threads, 300 µs per tick from the first tick; every 10 ticks 50 new orders, every 100 ticks a 6×6 building up or down, every 50 ticks 10 units replaced; 10,000 ticks",
-            args: s(&["run", "--profile", "profiles/live-2k.toml"]),
-            figures: [
-                tick(),
-                vec![
-                    fig("ticks over 300 µs", "/budget_overruns", 0),
-                    fig("orders arrived (of those kept)", "/orders/arrived_rate", 4),
-                    fig("ticks from order to arrival", "/orders/mean_ticks_to_arrive", 1),
-                    fig("peak memory after 1,000 ticks (MiB)", "/peak_memory_mb_at_1000", 1),
-                    fig("peak memory at the end (MiB)", "/peak_memory_mb_end", 1),
-                    fig("collisions", "/collisions", 0),
-                ],
-            ]
-            .concat(),
-            large_map: false,
-        },
-        Entry {
-            title: "Mass order",
-            what: "the same world without the rest of the load: at tick 500, 500 units get new goals in one tick",
-            args: s(&["run", "--profile", "profiles/mass-order-500.toml"]),
-            figures: [
-                tick(),
-                vec![
-                    fig("ticks over 300 µs", "/budget_overruns", 0),
-                    fig("orders whose unit moved within 20 ticks", "/orders/started_within_20", 0),
-                    fig("of orders", "/orders/lasted_20", 0),
-                    fig("longest wait to move (ticks)", "/orders/max_ticks_to_start", 0),
-                    fig("collisions", "/collisions", 0),
-                ],
-            ]
-            .concat(),
-            large_map: false,
-        },
-        Entry {
-            title: "Mixed army under a budget",
-            what: "2,000 units on a generated 256×256 map: 60% one cell, 20% 2×2 bodies, 10% 3×3, 10% one cell at 3 ticks a move; 2 threads, 1 ms per tick from the first tick, 2,000 ticks",
-            args: s(&["run", "--profile", "profiles/mixed-2k.toml"]),
-            figures: [
-                tick(),
-                vec![
-                    fig("ticks over 1 ms", "/budget_overruns", 0),
-                    fig("units home", "/success_rate", 3),
-                    fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
-                    fig("collisions", "/collisions", 0),
-                ],
-            ]
-            .concat(),
-            large_map: false,
-        },
+        budgeted(
+            "Live world under a game's load",
+            "2,000 units on a generated 256×256 map, 2 threads, 300 µs per tick from the first tick; every 10 ticks 50 new orders, every 100 ticks a 6×6 building up or down, every 50 ticks 10 units replaced; 10,000 ticks",
+            "profiles/live-2k.toml",
+            vec![
+                fig("ticks over 300 µs", "/budget_overruns", 0),
+                fig("orders arrived (of those kept)", "/orders/arrived_rate", 4),
+                fig("ticks from order to arrival", "/orders/mean_ticks_to_arrive", 1),
+                fig("peak memory after 1,000 ticks (MiB)", "/peak_memory_mb_at_1000", 1),
+                fig("peak memory at the end (MiB)", "/peak_memory_mb_end", 1),
+            ],
+        ),
+        budgeted(
+            "Mass order",
+            "the same world without the rest of the load: at tick 500, 500 units get new goals in one tick",
+            "profiles/mass-order-500.toml",
+            vec![
+                fig("ticks over 300 µs", "/budget_overruns", 0),
+                fig("orders whose unit moved within 20 ticks", "/orders/started_within_20", 0),
+                fig("of orders", "/orders/lasted_20", 0),
+                fig("longest wait to move (ticks)", "/orders/max_ticks_to_start", 0),
+            ],
+        ),
+        budgeted(
+            "Mixed army under a budget",
+            "2,000 units on a generated 256×256 map: 60% one cell, 20% 2×2 bodies, 10% 3×3, 10% one cell at 3 ticks a move; 2 threads, 1 ms per tick from the first tick, 2,000 ticks",
+            "profiles/mixed-2k.toml",
+            vec![
+                fig("ticks over 1 ms", "/budget_overruns", 0),
+                fig("units home", "/success_rate", 3),
+                fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
+            ],
+        ),
     ];
     for (title, lanes) in [
         ("Lifelong warehouse", None),

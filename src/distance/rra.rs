@@ -381,9 +381,10 @@ impl Resume<'_> {
         // search asking for one distance after another (a body's window
         // search asks a dozen a node) would otherwise close 256 cells for
         // each (0.9 ms past the deadline on the mixed 2,000-unit crowd).
-        // Then every 32 cells: a unit's first cells touch fresh pages of
-        // its distance map, up to 2 µs a cell, and with a look every 256
-        // cells its first search ran 100–300 µs past the deadline.
+        // Then every `CLOCK_EVERY` cells: a unit's first cells touch fresh
+        // pages of its distance map, up to 3 µs a cell with two threads
+        // faulting at once, and with a look every 256 cells its first search
+        // ran 100–300 µs past the deadline.
         let mut since_check = CLOCK_EVERY - 1;
         while !self.open.is_empty() {
             if self.closed >= self.max_closed {

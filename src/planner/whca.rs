@@ -1248,9 +1248,12 @@ impl WindowedHca {
         let (from, goal, now) = (world.units.position[i], world.units.goal[i], world.now());
         // One detour's search at a time goes on over several ticks: another
         // unit waits for it, unless it has been left for long.
-        match &self.pending_detour {
-            Some(p) if p.unit != a && now < p.since + PENDING_DETOUR_TICKS => return false,
-            _ => {}
+        if self
+            .pending_detour
+            .as_ref()
+            .is_some_and(|p| p.unit != a && now < p.since + PENDING_DETOUR_TICKS)
+        {
+            return false;
         }
         let pending = self
             .pending_detour

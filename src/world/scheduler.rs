@@ -1,11 +1,15 @@
-//! The job scheduler: runs a batch of single-unit searches on a worker pool.
+//! The job scheduler: runs single-unit searches on a worker pool, in
+//! batches or in map tiles.
 //!
 //! Every search of a batch reads the reservation table as it stood when the
 //! batch began (nothing writes to it meanwhile); the planner then commits the
 //! results one by one in its priority order, each checked against the commits
-//! before it. So the outcome depends on the order of commits, never on the
-//! timing of threads: the same input gives the same trajectories on 1 or 8
-//! threads. Per-worker scratch memory is reused from batch to batch.
+//! before it. Tiles ([`Scheduler::run_tiles`]) are too far apart for their
+//! units to meet: each tile's units are searched and claimed in order on one
+//! worker, with no commit after. Either way the outcome depends on the order
+//! of commits, never on the timing of threads: the same input gives the same
+//! trajectories on 1 or 8 threads. Per-worker scratch memory is reused from
+//! search to search.
 
 use std::time::Instant;
 
