@@ -251,8 +251,6 @@ pub struct Simulation {
     pub(super) edited: Vec<Cell>,
     pub(super) concerned: Vec<Slot>,
     checker: Option<StepChecker>,
-    /// The planner's worker pool, which the checker shares.
-    check_pool: Option<Arc<rayon::ThreadPool>>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
     history_width: usize,
@@ -353,7 +351,6 @@ impl Simulation {
             escapes: Escapes::default(),
             edited: Vec::new(),
             concerned: Vec::new(),
-            check_pool: planner.worker_pool(),
             checker,
             history,
             history_width,
@@ -808,8 +805,7 @@ impl Simulation {
         crate::profile_zone!("record");
         let world = &self.world;
         if let Some(c) = &mut self.checker {
-            let pool = self.check_pool.as_deref();
-            c.check_on(pool, &world.grid, world.now(), on_map(world));
+            c.check(&world.grid, world.now(), on_map(world));
         }
         if self.config.history == History::Full {
             let w = self.history_width;

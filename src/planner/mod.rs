@@ -108,11 +108,6 @@ pub trait Planner: Send {
     fn threads(&self) -> usize {
         1
     }
-    /// The pool its workers run in, if it has one: the simulation's own
-    /// per-tick work (the validator's check of the moves) shares it.
-    fn worker_pool(&self) -> Option<std::sync::Arc<rayon::ThreadPool>> {
-        None
-    }
     /// Whether it plans a live world: units spawned and despawned, goals
     /// changed and the map edited while it runs. Planners that plan a
     /// fixed instance once say no, and the simulation refuses such calls.

@@ -2097,9 +2097,6 @@ impl Planner for WindowedHca {
     fn threads(&self) -> usize {
         self.scheduler.threads()
     }
-    fn worker_pool(&self) -> Option<std::sync::Arc<rayon::ThreadPool>> {
-        self.scheduler.pool_handle()
-    }
 
     fn is_live(&self) -> bool {
         true

@@ -85,8 +85,8 @@ impl Owners {
     }
 }
 
-/// Violations one worker found among the moves it checked: how many, and
-/// the first [`StepChecker::KEEP`].
+/// Violations found among the moves checked: how many, and the first
+/// [`StepChecker::KEEP`].
 #[derive(Clone, Debug, Default)]
 struct Found {
     count: u64,
@@ -111,10 +111,6 @@ impl Found {
     }
 }
 
-/// Moves checked by one worker at a time: with fewer units present the
-/// check runs on the calling thread.
-const MOVES_PER_CHUNK: usize = 2048;
-
 fn meets(a: &Rect, b: &Rect) -> bool {
     a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1
 }
@@ -136,8 +132,8 @@ pub struct StepChecker {
     /// Slots present at the tick being checked (scratch).
     present: Vec<u32>,
     pairs: Vec<(u32, Rect)>,
-    /// What each chunk of moves' check found (scratch).
-    found: Vec<Found>,
+    /// What the check of the moves found (scratch).
+    found: Found,
     checks: u32,
     /// Every violation found so far.
     pub count: u64,
@@ -197,19 +193,6 @@ impl StepChecker {
     /// at the last tick has just entered the map: only its cells are
     /// checked.
     pub fn check(&mut self, grid: &Grid, tick: u32, units: impl Iterator<Item = (u32, Rect)>) {
-        self.check_on(None, grid, tick, units);
-    }
-
-    /// [`Self::check`], with the moves' rules checked on `pool`'s workers
-    /// when enough units are present (the cells are claimed on the calling
-    /// thread). Violations are reported in the same order either way.
-    pub fn check_on(
-        &mut self,
-        pool: Option<&rayon::ThreadPool>,
-        grid: &Grid,
-        tick: u32,
-        units: impl Iterator<Item = (u32, Rect)>,
-    ) {
         self.checks += 1;
         let stamp = self.checks;
         let mut pairs = std::mem::take(&mut self.pairs);
@@ -255,39 +238,15 @@ impl StepChecker {
             self.cur[s] = r;
             present.push(slot);
         }
-        let chunks = present.len().div_ceil(MOVES_PER_CHUNK).max(1);
         let mut found = std::mem::take(&mut self.found);
-        found.resize_with(chunks, Found::default);
-        for f in &mut found {
-            f.count = 0;
-            f.first.clear();
+        found.count = 0;
+        found.first.clear();
+        for &slot in &present {
+            self.check_unit(grid, t, slot, &mut found);
         }
-        {
-            let this = &*self;
-            let check = |(slots, f): (&[u32], &mut Found)| {
-                for &slot in slots {
-                    this.check_unit(grid, t, slot, f);
-                }
-            };
-            match pool {
-                Some(pool) if chunks > 1 => pool.install(|| {
-                    use rayon::prelude::*;
-                    present
-                        .par_chunks(MOVES_PER_CHUNK)
-                        .zip(found.par_iter_mut())
-                        .for_each(check)
-                }),
-                _ => present
-                    .chunks(MOVES_PER_CHUNK)
-                    .zip(found.iter_mut())
-                    .for_each(check),
-            }
-        }
-        for f in &mut found {
-            self.count += f.count;
-            let room = Self::KEEP.saturating_sub(self.first.len());
-            self.first.extend(f.first.drain(..).take(room));
-        }
+        self.count += found.count;
+        let room = Self::KEEP.saturating_sub(self.first.len());
+        self.first.extend(found.first.drain(..).take(room));
         self.found = found;
         std::mem::swap(&mut self.prev, &mut self.cur);
         self.present = present;
@@ -494,55 +453,6 @@ mod tests {
             .first
             .iter()
             .any(|v| matches!(v, Violation::IllegalMove { .. })));
-    }
-
-    /// Thousands of units, broken rules in different chunks of moves: the
-    /// workers find what one thread finds, in the same order.
-    #[test]
-    fn workers_find_what_one_thread_finds() {
-        let rows = vec![".".repeat(100); 100];
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let g = Grid::from_rows(&rows, Connectivity::Eight);
-        // Units on every other column; row by row, each steps right except
-        // a few pairs that swap or cross.
-        let before: Vec<(u32, u32, u32)> = (0..5000).map(|s| (s, (s % 50) * 2, s / 50)).collect();
-        let mut after = before.clone();
-        for u in after.iter_mut() {
-            u.1 += 1;
-        }
-        // Units 10 and 11 start on (20, 0) and (22, 0): 10 stepping two
-        // cells is illegal and lands on 11's new cell; 3000 and 3001 swap.
-        after[10].1 = 22;
-        after[11].1 = 22;
-        after[3000] = (3000, before[3001].1, before[3001].2);
-        after[3001] = (3001, before[3000].1, before[3000].2);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let run = |pool: Option<&rayon::ThreadPool>| {
-            let mut c = StepChecker::new(&g);
-            c.check_on(pool, &g, 0, ids(&before, &g).into_iter().map(cell_rect(&g)));
-            c.check_on(pool, &g, 1, ids(&after, &g).into_iter().map(cell_rect(&g)));
-            (c.count, c.first)
-        };
-        let one = run(None);
-        assert!(one.0 >= 3, "{:?}", one.1);
-        for kind in ["Swap", "IllegalMove", "SharedCell"] {
-            assert!(
-                one.1.iter().any(|v| format!("{v:?}").starts_with(kind)),
-                "{kind} missing: {:?}",
-                one.1
-            );
-        }
-        assert_eq!(run(Some(&pool)), one);
-    }
-
-    fn cell_rect(g: &Grid) -> impl Fn((u32, Cell)) -> (u32, Rect) + '_ {
-        |(s, c)| {
-            let (x, y) = g.xy(c);
-            (s, Rect::new((x, y), (x, y)))
-        }
     }
 
     #[test]
