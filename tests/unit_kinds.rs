@@ -280,6 +280,57 @@ fn mixed_runs_are_the_same_on_any_thread_count_under_a_node_budget() {
     assert_eq!(one, trace(4));
 }
 
+/// Under a wall-clock budget, a crowd's one-cell units plan in map tiles
+/// (no serial commit) for their share of the time, and the bodies and slow
+/// units in batches for the rest: both kinds are searched, and nothing
+/// collides. (A budget far above what the tick needs: what is checked is
+/// where the searches run, not how fast.)
+#[test]
+fn a_budgeted_crowd_plans_its_one_cell_units_in_tiles_and_the_rest_in_batches() {
+    let spec: GeneratorSpec = "96x96:0.1".parse().unwrap();
+    let grid = Arc::new(generate_map(spec, Connectivity::Eight, 5));
+    let kinds = army_mix(600);
+    let cfg = SimConfig {
+        // Windows of 8: tiles of 19×19, enough of them on 96×96 to pay.
+        planner: PlannerKind::Whca { window: 8 },
+        budget: Budget {
+            wall_us: Some(50_000),
+            nodes: None,
+        },
+        ..config(2)
+    };
+    let crowd = mixed_crowd(&grid, &kinds, 5).expect("room for the crowd");
+    let mut sim = Simulation::with_map(grid, cfg).unwrap();
+    let units: Vec<UnitId> = kinds
+        .iter()
+        .zip(&crowd)
+        .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
+        .collect();
+    sim.apply_commands();
+    sim.step();
+    let first: Vec<Rect> = units.iter().map(|&u| sim.rect(u).unwrap()).collect();
+    for _ in 0..60 {
+        sim.step();
+    }
+    let (count, violations) = sim.violations();
+    assert_eq!(count, 0, "{violations:?}");
+    let stats = sim.planner_stats();
+    assert!(stats.tiled_searches > 0, "{stats:?}");
+    assert!(stats.searches > stats.tiled_searches, "{stats:?}");
+    let moved = |cell: bool| {
+        (0..units.len())
+            .filter(|&i| kinds[i].is_cell() == cell)
+            .filter(|&i| sim.rect(units[i]).unwrap() != first[i])
+            .count()
+    };
+    assert!(
+        moved(true) > 0 && moved(false) > 0,
+        "{} and {}",
+        moved(true),
+        moved(false)
+    );
+}
+
 #[test]
 fn a_unit_in_a_clearing_keeps_the_curve_it_is_on() {
     // A slow curving unit half-way through a curve stands in a stalled

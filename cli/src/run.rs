@@ -663,8 +663,8 @@ pub fn print_summary(s: &RunSummary) {
         s.budget_overruns, s.worst_overrun_ms, s.carried_over
     );
     println!(
-        "searches             {} ({} failed, {} re-run after a commit conflict), {} nodes, {} heuristic nodes ({} restarts)",
-        s.searches, s.failed_searches, s.commit_conflicts, s.expanded, s.heuristic_expanded, s.heuristic_restarts
+        "searches             {} ({} in tiles, {} failed, {} re-run after a commit conflict), {} nodes, {} heuristic nodes ({} restarts)",
+        s.searches, s.tiled_searches, s.failed_searches, s.commit_conflicts, s.expanded, s.heuristic_expanded, s.heuristic_restarts
     );
     if s.promotions > 0 {
         println!(

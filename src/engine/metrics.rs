@@ -74,6 +74,8 @@ pub struct RunSummary {
     pub largest_group: Option<usize>,
     /// Searches run, initial planning included.
     pub searches: u64,
+    /// Of those, the searches run in map tiles (no serial commit).
+    pub tiled_searches: u64,
     /// Searches that failed (unit kept its old plan).
     pub failed_searches: u64,
     /// Space-time nodes expanded.

@@ -967,6 +967,7 @@ impl Simulation {
             solved: None,
             largest_group: None,
             searches: stats.searches,
+            tiled_searches: stats.tiled_searches,
             failed_searches: stats.failed_searches,
             expanded: stats.expanded,
             heuristic_expanded: stats.heuristic_expanded,

@@ -33,6 +33,9 @@ use crate::world::World;
 pub struct PlannerStats {
     /// Searches run.
     pub searches: u64,
+    /// Of [`PlannerStats::searches`], those run in map tiles (see the
+    /// scheduler): claimed on the workers, with no serial commit.
+    pub tiled_searches: u64,
     /// Searches that found no plan (the unit kept its old one).
     pub failed_searches: u64,
     /// Space-time (or spatial) nodes expanded.

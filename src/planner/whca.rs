@@ -257,6 +257,9 @@ pub struct WindowedHca {
     /// once with a longer commit, and falls by an eighth of the gap each
     /// batch.
     commit_ns: f64,
+    /// How many one-cell units a budgeted tick plans in tiles (see
+    /// [`WindowedHca::tiles_under_budget`]).
+    tile_take: usize,
 }
 
 /// Fewest units due in a tick for it to be planned tile by tile (see
@@ -265,6 +268,14 @@ pub struct WindowedHca {
 /// more than the batches' serial commits (den520d, 1,000 units, about 45
 /// due a tick: 210–294 ms of planning in all against 181–244 ms).
 const MIN_TILED_DUE: usize = 256;
+
+/// Fewest one-cell units due, and least time for them, for a budgeted tick
+/// to plan them in tiles (see [`WindowedHca::tiles_under_budget`]): a
+/// tick's four colours cost their hand-overs to the workers whatever the
+/// tiles hold (on `profiles/mixed-2k.toml`, tiles given 100–150 µs ran
+/// 100–200 µs past it).
+const MIN_BUDGETED_TILES: usize = 64;
+const MIN_TILES_SLICE: Duration = Duration::from_micros(300);
 
 /// Ticks a detour's search left over from an earlier tick (see
 /// [`WindowedHca::detour`]) keeps other units from starting theirs.
@@ -435,6 +446,7 @@ impl WindowedHca {
             tiling: Tiling::default(),
             pending_detour: None,
             commit_ns: 0.0,
+            tile_take: MIN_TILED_DUE,
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
             restagger: vec![true; units],
@@ -590,11 +602,7 @@ impl WindowedHca {
         // At most 40% of the budget: one commit stretched by the system
         // (the thread preempted, say) must not leave no time to search,
         // and the estimate falls only as commits are timed.
-        let deadline = until.map(|u| {
-            let us = budget.wall_us.unwrap_or(0);
-            let reserve = (self.commit_ns as u64).clamp(us * 150, us * 400);
-            u.checked_sub(Duration::from_nanos(reserve)).unwrap_or(u)
-        });
+        let deadline = until.map(|u| self.search_deadline(u, budget));
         let mut round = Round::default();
         let mut rounds = 0;
         while !units.is_empty() && rounds < MAX_ROUNDS {
@@ -726,6 +734,70 @@ impl WindowedHca {
         round
     }
 
+    /// When searches under `budget` must stop for the commit of the last
+    /// batch to end by `until` (see [`Self::plan_units`]).
+    fn search_deadline(&self, until: Instant, budget: Budget) -> Instant {
+        let us = budget.wall_us.unwrap_or(0);
+        let reserve = (self.commit_ns as u64).clamp(us * 150, us * 400);
+        until
+            .checked_sub(Duration::from_nanos(reserve))
+            .unwrap_or(until)
+    }
+
+    /// Under a wall-clock budget, the most overdue one-cell units of `due`
+    /// tile by tile (see [`Self::plan_tiles`]), for their share of the
+    /// searches' time by number; the rest of it goes to batches, for the
+    /// other units. Tiles have no serial commit, so more searches fit a
+    /// budget. Given all the time, tiles left bodies and slow units no
+    /// search at all; given every one-cell unit at once, their colours
+    /// taking turns would leave the most overdue of the last colour
+    /// waiting, so they take as many as recent ticks' tiles managed.
+    fn tiles_under_budget(
+        &mut self,
+        world: &mut World,
+        due: &mut Vec<Slot>,
+        budget: Budget,
+        until: Option<Instant>,
+    ) -> Round {
+        let Some(until) = until else {
+            return Round::default();
+        };
+        let (now, units) = (world.now(), &world.units);
+        let cells = due
+            .iter()
+            .filter(|a| units.kind[a.index()].is_cell() && self.scripted_until[a.index()] <= now)
+            .count();
+        if cells < MIN_BUDGETED_TILES {
+            return Round::default();
+        }
+        // Their share of the time to `until`, less a tenth of the budget to
+        // settle their units after (tiles have no commit to keep time for).
+        let start = Instant::now();
+        let settle = Duration::from_micros(budget.wall_us.unwrap_or(0) / 10);
+        let room = until
+            .checked_sub(settle)
+            .unwrap_or(until)
+            .saturating_duration_since(start);
+        let slice = room.mul_f64(cells as f64 / due.len() as f64);
+        if slice < MIN_TILES_SLICE {
+            return Round::default();
+        }
+        let deadline = start + slice;
+        let take = self.tile_take.max(MIN_TILED_DUE);
+        let before = due.len();
+        let r = self.plan_tiles(world, due, take, Some(deadline));
+        let planned = before - due.len();
+        let (used, room) = (start.elapsed(), deadline.saturating_duration_since(start));
+        self.tile_take = if planned >= take && used < room {
+            // Done early: as many more as the time left would have held.
+            let grow = room.as_secs_f64() / used.as_secs_f64().max(1e-6);
+            (take as f64 * grow.min(2.0)) as usize
+        } else {
+            planned
+        };
+        r
+    }
+
     /// The worker pool, if planning can use it: with small batches there is
     /// too little to share out, and handing each tick and batch to pool
     /// threads only costs time (100 units on 32×32: 0.10 ms a tick through
@@ -814,6 +886,7 @@ impl WindowedHca {
         &mut self,
         world: &mut World,
         due: &mut Vec<Slot>,
+        take: usize,
         deadline: Option<Instant>,
     ) -> Round {
         let w = self.window;
@@ -836,6 +909,7 @@ impl WindowedHca {
             w,
             due.iter()
                 .filter(|a| is_cell(a) && self.scripted_until[a.index()] <= now)
+                .take(take)
                 .map(|&a| (a, units.position[a.index()])),
         );
         self.scheduler.begin_tiles(tiling.units.len());
@@ -898,6 +972,7 @@ impl WindowedHca {
                 }
             }
         }
+        self.stats.tiled_searches += round.searches;
         self.tiling = tiling;
         // Settled units are no longer queued; units given a joint plan
         // since they became due are not searched at all.
@@ -916,7 +991,7 @@ impl WindowedHca {
     /// plan or stays pinned on its start.
     fn plan_initial(&mut self, world: &mut World, due: &mut Vec<Slot>, order: &[Slot]) -> Round {
         let pool = self.pool();
-        let mut r = self.plan_tiles(world, due, None);
+        let mut r = self.plan_tiles(world, due, usize::MAX, None);
         loop {
             let round = match &pool {
                 Some(pool) => pool.install(|| self.plan_units(world, due, Budget::default(), None)),
@@ -2054,8 +2129,12 @@ impl Planner for WindowedHca {
         // (stress, 10,000 units on two threads: see docs/threads.md);
         // under a budget, batches, which keep to a node count on any number
         // of threads.
-        let tiled = if budget == Budget::default() && due.len() >= MIN_TILED_DUE {
-            self.plan_tiles(world, &mut due, until)
+        let tiled = if budget.nodes.is_some() {
+            Round::default()
+        } else if budget.wall_us.is_some() {
+            self.tiles_under_budget(world, &mut due, budget, until)
+        } else if due.len() >= MIN_TILED_DUE {
+            self.plan_tiles(world, &mut due, usize::MAX, until)
         } else {
             Round::default()
         };
