@@ -519,9 +519,8 @@ impl SpaceTimeAStar {
         while let Some((item, terminal)) = open.pop() {
             // The clock every 64 nodes popped, not expanded: in a crowd,
             // most ends of a window are taken for good, and a search can pop
-            // thousands of them (each a read of every layer of the table)
-            // between two expansions (1×1 units of a mixed crowd under a 1
-            // ms budget ran 100–200 µs past their tick's deadline).
+            // many of them (each a read of every layer of the table), or
+            // nodes priced on lower bounds, between two expansions.
             pops = pops.wrapping_add(1);
             if pops % 64 == 0 && q.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 self.aborted = true;
