@@ -734,6 +734,34 @@ impl WindowedHca {
         round
     }
 
+    /// Plans the `due` units of a tick: without a budget, when many are due,
+    /// the one-cell units tile by tile, on every worker with no serial
+    /// commit (stress, 10,000 units on two threads: see docs/threads.md);
+    /// under a wall-clock budget, the most overdue one-cell units in tiles
+    /// for their share of the time; the rest in batches, which also keep
+    /// to a node budget's count on any number of threads.
+    fn plan_due(
+        &mut self,
+        world: &mut World,
+        due: &mut Vec<Slot>,
+        budget: Budget,
+        until: Option<Instant>,
+    ) -> Round {
+        let tiled = if budget.nodes.is_some() {
+            Round::default()
+        } else if budget.wall_us.is_some() {
+            self.tiles_under_budget(world, due, budget, until)
+        } else if due.len() >= MIN_TILED_DUE {
+            self.plan_tiles(world, due, usize::MAX, until)
+        } else {
+            Round::default()
+        };
+        let mut r = self.plan_units(world, due, budget, until);
+        r.searches += tiled.searches;
+        r.nodes += tiled.nodes;
+        r
+    }
+
     /// When searches under `budget` must stop for the commit of the last
     /// batch to end by `until` (see [`Self::plan_units`]).
     fn search_deadline(&self, until: Instant, budget: Budget) -> Instant {
@@ -990,13 +1018,9 @@ impl WindowedHca {
     /// units tile by tile, then rounds of batches until every unit has a
     /// plan or stays pinned on its start.
     fn plan_initial(&mut self, world: &mut World, due: &mut Vec<Slot>, order: &[Slot]) -> Round {
-        let pool = self.pool();
         let mut r = self.plan_tiles(world, due, usize::MAX, None);
         loop {
-            let round = match &pool {
-                Some(pool) => pool.install(|| self.plan_units(world, due, Budget::default(), None)),
-                None => self.plan_units(world, due, Budget::default(), None),
-            };
+            let round = self.plan_units(world, due, Budget::default(), None);
             r.searches += round.searches;
             // A unit left without a plan stays on its start for good, and
             // whoever planned through that start plans again around it.
@@ -2094,7 +2118,11 @@ impl Planner for WindowedHca {
         // 409 units, scenarios 1–10: 95 s of initial planning in all, 0.35
         // s without).
         self.initializing = true;
-        let r = self.plan_initial(world, &mut due, &order);
+        // One hand-over to the pool for the tiles and every round after.
+        let r = match self.pool() {
+            Some(pool) => pool.install(|| self.plan_initial(world, &mut due, &order)),
+            None => self.plan_initial(world, &mut due, &order),
+        };
         self.initializing = false;
         self.stats.searches += r.searches;
         // Stagger: about 2n/w units replan on each later tick.
@@ -2123,27 +2151,13 @@ impl Planner for WindowedHca {
         let budget = self.budget;
         let small = budget.wall_us.is_some_and(|us| us < MIN_POOL_BUDGET_US);
         self.scheduler.set_serial(small);
-        let pool = self.pool().filter(|_| !small);
-        // Without a budget, a tick with many units due plans its one-cell
-        // units tile by tile, on every worker with no serial commit
-        // (stress, 10,000 units on two threads: see docs/threads.md);
-        // under a budget, batches, which keep to a node count on any number
-        // of threads.
-        let tiled = if budget.nodes.is_some() {
-            Round::default()
-        } else if budget.wall_us.is_some() {
-            self.tiles_under_budget(world, &mut due, budget, until)
-        } else if due.len() >= MIN_TILED_DUE {
-            self.plan_tiles(world, &mut due, usize::MAX, until)
-        } else {
-            Round::default()
+        // One hand-over to the pool for the tiles and the batches: a
+        // sleeping worker takes some 50 µs to wake, and a tick that handed
+        // its tiles and then its batches over woke them twice.
+        let r = match self.pool().filter(|_| !small) {
+            Some(pool) => pool.install(|| self.plan_due(world, &mut due, budget, until)),
+            None => self.plan_due(world, &mut due, budget, until),
         };
-        let mut r = match pool {
-            Some(pool) => pool.install(|| self.plan_units(world, &mut due, budget, until)),
-            None => self.plan_units(world, &mut due, budget, until),
-        };
-        r.searches += tiled.searches;
-        r.nodes += tiled.nodes;
         self.due = due;
         self.last = TickWork {
             searches: r.searches,
