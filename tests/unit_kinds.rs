@@ -23,14 +23,13 @@ fn config(threads: usize) -> SimConfig {
     }
 }
 
-/// Spawns `kinds` on `grid` at random and runs until every unit is home or
-/// `ticks` pass; returns the simulation and the units.
-fn run_army(
+/// Spawns `kinds` on `grid` at random (the spawns applied, no tick run);
+/// returns the simulation and the units.
+fn spawn_army(
     grid: Arc<Grid>,
     kinds: &[UnitKind],
     seed: u64,
     cfg: SimConfig,
-    ticks: u32,
 ) -> (Simulation, Vec<UnitId>) {
     let crowd = mixed_crowd(&grid, kinds, seed).expect("room for the crowd");
     let mut sim = Simulation::with_map(grid, cfg).unwrap();
@@ -40,6 +39,19 @@ fn run_army(
         .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
         .collect();
     sim.apply_commands();
+    (sim, units)
+}
+
+/// Spawns `kinds` on `grid` at random and runs until every unit is home or
+/// `ticks` pass; returns the simulation and the units.
+fn run_army(
+    grid: Arc<Grid>,
+    kinds: &[UnitKind],
+    seed: u64,
+    cfg: SimConfig,
+    ticks: u32,
+) -> (Simulation, Vec<UnitId>) {
+    let (mut sim, units) = spawn_army(grid, kinds, seed, cfg);
     for _ in 0..ticks {
         sim.step();
         if units
@@ -259,14 +271,7 @@ fn mixed_runs_are_the_same_on_any_thread_count_under_a_node_budget() {
             },
             ..config(threads)
         };
-        let crowd = mixed_crowd(&grid, &kinds, 2).unwrap();
-        let mut sim = Simulation::with_map(grid.clone(), cfg).unwrap();
-        let units: Vec<UnitId> = kinds
-            .iter()
-            .zip(&crowd)
-            .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
-            .collect();
-        sim.apply_commands();
+        let (mut sim, units) = spawn_army(grid.clone(), &kinds, 2, cfg);
         let mut out = Vec::new();
         for _ in 0..120 {
             sim.step();
@@ -299,14 +304,7 @@ fn a_budgeted_crowd_plans_its_one_cell_units_in_tiles_and_the_rest_in_batches() 
         },
         ..config(2)
     };
-    let crowd = mixed_crowd(&grid, &kinds, 5).expect("room for the crowd");
-    let mut sim = Simulation::with_map(grid, cfg).unwrap();
-    let units: Vec<UnitId> = kinds
-        .iter()
-        .zip(&crowd)
-        .map(|(&k, &(s, g))| sim.spawn(UnitSpec::new(s, g).with_kind(k)).unwrap())
-        .collect();
-    sim.apply_commands();
+    let (mut sim, units) = spawn_army(grid, &kinds, 5, cfg);
     sim.step();
     let first: Vec<Rect> = units.iter().map(|&u| sim.rect(u).unwrap()).collect();
     for _ in 0..60 {
