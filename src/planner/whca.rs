@@ -258,8 +258,10 @@ pub struct WindowedHca {
     /// batch.
     commit_ns: f64,
     /// How many one-cell units a budgeted tick plans in tiles (see
-    /// [`WindowedHca::tiles_under_budget`]).
+    /// [`WindowedHca::tiles_under_budget`]), and how long, in ns, its tiles
+    /// ran on past their deadline (as `commit_ns` moves).
     tile_take: usize,
+    tile_tail_ns: f64,
 }
 
 /// Fewest units due in a tick for it to be planned tile by tile (see
@@ -447,6 +449,7 @@ impl WindowedHca {
             pending_detour: None,
             commit_ns: 0.0,
             tile_take: MIN_TILED_DUE,
+            tile_tail_ns: 0.0,
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
             restagger: vec![true; units],
@@ -798,10 +801,13 @@ impl WindowedHca {
         if cells < MIN_BUDGETED_TILES {
             return Round::default();
         }
-        // Their share of the time to `until`, less a tenth of the budget to
-        // settle their units after (tiles have no commit to keep time for).
+        // Their share of the time to `until`, less what recent tiles ran
+        // on past their deadline (their last searches, and settling their
+        // units after), 10–40% of the budget: tiles have no commit to keep
+        // time for.
         let start = Instant::now();
-        let settle = Duration::from_micros(budget.wall_us.unwrap_or(0) / 10);
+        let us = budget.wall_us.unwrap_or(0);
+        let settle = Duration::from_nanos((self.tile_tail_ns as u64).clamp(us * 100, us * 400));
         let room = until
             .checked_sub(settle)
             .unwrap_or(until)
@@ -815,6 +821,14 @@ impl WindowedHca {
         let before = due.len();
         let r = self.plan_tiles(world, due, take, Some(deadline));
         let planned = before - due.len();
+        let tail = Instant::now()
+            .saturating_duration_since(deadline)
+            .as_nanos() as f64;
+        self.tile_tail_ns = if tail > self.tile_tail_ns {
+            tail
+        } else {
+            self.tile_tail_ns - (self.tile_tail_ns - tail) / 8.0
+        };
         let (used, room) = (start.elapsed(), deadline.saturating_duration_since(start));
         self.tile_take = if planned >= take && used < room {
             // Done early: as many more as the time left would have held.
