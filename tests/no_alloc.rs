@@ -6,13 +6,14 @@
 //! that they still replan after the warm-up; planned in batches) and on an
 //! open 160×160 map with 3,500 units (300–420 due a tick: planned tile by
 //! tile; an open map, so no unit is granted true distances of its own,
-//! whose memory is allocated when granted).
+//! whose memory is allocated when granted), there without a budget and
+//! under a wall-clock one (tiles and batches in one tick).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use throng::engine::{SimConfig, Simulation};
+use throng::engine::{Budget, SimConfig, Simulation};
 use throng::map::{generate_map, random_instance, Connectivity};
 use throng::planner::PlannerKind;
 
@@ -51,19 +52,27 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn whca_ticks_allocate_nothing_after_warm_up() {
     // Planned in batches.
-    steady_state_allocates_nothing("32x32:0.2", 150, 1100);
+    steady_state_allocates_nothing("32x32:0.2", 150, 1100, Budget::default());
     // Wide enough for tiles, and enough units due each tick: planned tile
     // by tile.
-    steady_state_allocates_nothing("160x160:0.0", 3500, 4);
+    steady_state_allocates_nothing("160x160:0.0", 3500, 4, Budget::default());
+    // The same under a wall-clock budget (far above what a tick needs):
+    // the most overdue one-cell units in tiles, the rest in batches.
+    let budget = Budget {
+        wall_us: Some(50_000),
+        nodes: None,
+    };
+    steady_state_allocates_nothing("160x160:0.0", 3500, 4, budget);
 }
 
-fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64) {
+fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64, budget: Budget) {
     let grid = Arc::new(generate_map(map.parse().unwrap(), Connectivity::Four, 1));
     let inst = random_instance(grid, units, seed).unwrap();
     let config = SimConfig {
         planner: PlannerKind::Whca { window: 16 },
         max_ticks: 200,
         threads: 1,
+        budget,
         ..SimConfig::default()
     };
     let mut sim = Simulation::new(&inst, config).expect("a valid instance");
@@ -89,6 +98,12 @@ fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64) {
         }
     }
     assert!(plain >= 55, "{repaired} of 60 ticks ran a joint repair");
-    let searches = sim.planner_stats().searches;
-    assert!(searches > 500, "the ticks did replan: {searches} searches");
+    let stats = sim.planner_stats();
+    assert!(stats.searches > 500, "the ticks did replan: {stats:?}");
+    if budget.wall_us.is_some() {
+        assert!(
+            stats.tiled_searches > 0,
+            "budgeted ticks planned tiles: {stats:?}"
+        );
+    }
 }
