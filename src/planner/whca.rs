@@ -702,7 +702,7 @@ impl WindowedHca {
                     };
                     if committed {
                         for &c in self.scheduler.extra(k) {
-                            world.table.request(c, a, now);
+                            ask_way(world, c, a);
                         }
                         promoted |= self.settle_committed(world, a, deadline);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
@@ -1004,7 +1004,7 @@ impl WindowedHca {
                         self.settle_failed(world, a, deadline);
                     } else if o.committed {
                         for &c in self.scheduler.extra(j) {
-                            world.table.request(c, a, now);
+                            ask_way(world, c, a);
                         }
                         self.settle_committed(world, a, deadline);
                     } else {
@@ -2362,6 +2362,18 @@ impl Planner for WindowedHca {
 /// The unit other than `a` that asked, within the last `window` ticks,
 /// for `cell` to be cleared (see
 /// [`crate::reservation::ReservationTable::request`]).
+/// Unit `a` asks whoever holds `cell` for good to make way; the holder,
+/// parked until asked (see [`WindowedHca::parked`]), plans at the next
+/// tick rather than at its next turn, up to half a window on.
+fn ask_way(world: &mut World, cell: Cell, a: Slot) {
+    let now = world.now();
+    world.table.request(cell, a, now);
+    if let Some((b, _)) = world.table.hold(cell).filter(|&(b, _)| b != a) {
+        let next = &mut world.units.next_replan[b.index()];
+        *next = (*next).min(now + 1);
+    }
+}
+
 fn asker(world: &World, a: Slot, cell: Cell, window: u32) -> Option<Slot> {
     world
         .table
