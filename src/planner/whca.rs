@@ -279,6 +279,12 @@ const MIN_TILED_DUE: usize = 256;
 const MIN_BUDGETED_TILES: usize = 64;
 const MIN_TILES_SLICE: Duration = Duration::from_micros(300);
 
+/// Most units in a rotation one of them leaves to go round (see
+/// [`WindowedHca::rotation`]): three each on the next one's goal in a
+/// warehouse aisle stayed there for good (warehouse-10-20-10-2-1 with
+/// lanes, seed 4).
+const MAX_ROTATION: usize = 4;
+
 /// Ticks a detour's search left over from an earlier tick (see
 /// [`WindowedHca::detour`]) keeps other units from starting theirs.
 const PENDING_DETOUR_TICKS: u32 = 32;
@@ -1432,15 +1438,43 @@ impl WindowedHca {
         true
     }
 
+    /// If one-cell unit `a` stands in a rotation (the unit on its goal has
+    /// its goal where a third stands, and so on back to `a`'s cell, at most
+    /// [`MAX_ROTATION`] units in all, none of them already leaving its
+    /// cell): the cells of the others but the one on `a`'s goal (for
+    /// two units trading places, none).
+    fn rotation(&self, world: &World, a: Slot) -> Option<Vec<Cell>> {
+        let units = &world.units;
+        let (from, now) = (units.position[a.index()], world.now());
+        let mut at = units.goal[a.index()];
+        let mut others = Vec::new();
+        for _ in 1..MAX_ROTATION {
+            let b = units_on(&world.table, at, now)
+                .find(|&b| b != a && units.kind[b.index()].is_cell())?;
+            if self.heuristics[b.index()].lock().is_leaving() {
+                return None;
+            }
+            if at != units.goal[a.index()] {
+                others.push(at);
+            }
+            at = units.goal[b.index()];
+            if at == from {
+                return Some(others);
+            }
+        }
+        None
+    }
+
     /// The cells a detour of unit `a` walls off (the anchors where its body
     /// would meet the units on its way, its earlier detour's walls, and
-    /// the cell it leaves), and whether it leaves its cell (see
-    /// [`Self::detour`]); `None` if nobody is in its way.
+    /// the cells of a rotation and the one it leaves), and whether it
+    /// leaves its cell (see [`Self::detour`]); `None` if nobody is in its
+    /// way.
     fn detour_walls(&self, world: &World, a: Slot) -> Option<(Vec<Cell>, bool)> {
         let i = a.index();
         let kind = world.units.kind[i];
         let (fit, size) = (world.fit_grid(kind.size), kind.size as u32);
-        let (from, goal, now) = (world.units.position[i], world.units.goal[i], world.now());
+        let (from, now) = (world.units.position[i], world.now());
         let mut h = self.heuristics[i].lock();
         // Stuck again on its way around: around the units on this way too.
         let mut walls = Vec::new();
@@ -1466,25 +1500,31 @@ impl WindowedHca {
             }
         });
         drop(h);
-        // Two one-cell units in a corridor, each on the other's goal, can
-        // only trade places the long way round: one leaves its cell (the
-        // other's goal) for good and comes back to its own goal from the
-        // far side. The first of the two to get here goes.
-        let leaving = kind.is_cell()
-            && units_on(table, goal, now).any(|b| {
-                b != a
-                    && units.kind[b.index()].is_cell()
-                    && units.goal[b.index()] == from
-                    && !self.heuristics[b.index()].lock().is_leaving()
-            });
+        // One-cell units in a corridor, each on the next one's goal (two
+        // trading places, or a rotation), can only get there the long way
+        // round: one leaves its cell (the last one's goal) for good and
+        // comes back to its own goal from the far side, round the others.
+        // The first of them to get here goes.
+        let rotation = if kind.is_cell() {
+            self.rotation(world, a)
+        } else {
+            None
+        };
+        let leaving = rotation.is_some();
         if around.is_empty() && !leaving {
             return None;
         }
         for &b in &around {
             anchors_meeting(fit, size, world.rect_of(b), &mut walls);
         }
-        if leaving && !walls.contains(&from) {
-            walls.push(from);
+        for c in rotation
+            .into_iter()
+            .flatten()
+            .chain(leaving.then_some(from))
+        {
+            if !walls.contains(&c) {
+                walls.push(c);
+            }
         }
         Some((walls, leaving))
     }
@@ -2894,6 +2934,38 @@ mod tests {
     /// next stall and then gives the unit its way round: unit 1 heads
     /// along the bottom row through unit 0, parked on its goal; the way
     /// round is over the top row.
+    /// Three units in a row on the bottom aisle, each on the next one's
+    /// goal: the first leaves its cell and goes round the shelf to its goal
+    /// on the far side of the two others (with two units trading places
+    /// only, nobody here would be on its way and no detour would start).
+    #[test]
+    fn a_unit_in_a_rotation_leaves_its_cell_and_goes_round() {
+        let grid = Arc::new(Grid::from_rows(
+            &[".........", ".#######.", "........."],
+            Connectivity::Four,
+        ));
+        let instance = Instance {
+            starts: vec![grid.cell(3, 2), grid.cell(4, 2), grid.cell(5, 2)],
+            goals: vec![grid.cell(5, 2), grid.cell(3, 2), grid.cell(4, 2)],
+            grid: grid.clone(),
+            map_name: "rotation".into(),
+        };
+        // Unplanned: each stands on its start, as stalled units do.
+        let mut world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        let mut planner = WindowedHca::new(&world, 16, 1, Budget::default());
+        assert_eq!(
+            planner.rotation(&world, Slot(0)),
+            Some(vec![grid.cell(4, 2)])
+        );
+        assert!(planner.detour(&mut world, Slot(0), None));
+        assert!(planner.heuristics[0].lock().is_leaving());
+        // Left off its cell, then round the shelf and back along the
+        // bottom aisle: 1 + 2 + 2 + 8 + 2 + 3 moves.
+        assert_eq!(world.units.best_distance[0], 18);
+        // The others wait for it: one of a rotation leaves at a time.
+        assert_eq!(planner.rotation(&world, Slot(1)), None);
+    }
+
     #[test]
     fn a_detour_cut_by_the_deadline_goes_on_later() {
         let grid = Arc::new(Grid::from_rows(
