@@ -2930,28 +2930,14 @@ mod tests {
     use super::*;
     use crate::map::{Connectivity, Grid, Instance};
 
-    /// A detour's search cut by its tick's deadline goes on at the unit's
-    /// next stall and then gives the unit its way round: unit 1 heads
-    /// along the bottom row through unit 0, parked on its goal; the way
-    /// round is over the top row.
     /// Three units in a row on the bottom aisle, each on the next one's
     /// goal: the first leaves its cell and goes round the shelf to its goal
     /// on the far side of the two others (with two units trading places
     /// only, nobody here would be on its way and no detour would start).
     #[test]
     fn a_unit_in_a_rotation_leaves_its_cell_and_goes_round() {
-        let grid = Arc::new(Grid::from_rows(
-            &[".........", ".#######.", "........."],
-            Connectivity::Four,
-        ));
-        let instance = Instance {
-            starts: vec![grid.cell(3, 2), grid.cell(4, 2), grid.cell(5, 2)],
-            goals: vec![grid.cell(5, 2), grid.cell(3, 2), grid.cell(4, 2)],
-            grid: grid.clone(),
-            map_name: "rotation".into(),
-        };
         // Unplanned: each stands on its start, as stalled units do.
-        let mut world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        let (grid, mut world) = aisles(&[(3, 5), (4, 3), (5, 4)]);
         let mut planner = WindowedHca::new(&world, 16, 1, Budget::default());
         assert_eq!(
             planner.rotation(&world, Slot(0)),
@@ -2966,19 +2952,30 @@ mod tests {
         assert_eq!(planner.rotation(&world, Slot(1)), None);
     }
 
-    #[test]
-    fn a_detour_cut_by_the_deadline_goes_on_later() {
+    /// Two aisles of nine cells joined at both ends, with units on the
+    /// bottom one going from x to x' for each (x, x') of `orders`.
+    fn aisles(orders: &[(u32, u32)]) -> (Arc<Grid>, World) {
         let grid = Arc::new(Grid::from_rows(
             &[".........", ".#######.", "........."],
             Connectivity::Four,
         ));
         let instance = Instance {
-            starts: vec![grid.cell(4, 2), grid.cell(0, 2)],
-            goals: vec![grid.cell(4, 2), grid.cell(8, 2)],
+            starts: orders.iter().map(|&(s, _)| grid.cell(s, 2)).collect(),
+            goals: orders.iter().map(|&(_, g)| grid.cell(g, 2)).collect(),
             grid: grid.clone(),
-            map_name: "detour".into(),
+            map_name: "aisles".into(),
         };
-        let mut world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        let world = World::new(&instance, 18, 18, 64).expect("a valid world");
+        (grid, world)
+    }
+
+    /// A detour's search cut by its tick's deadline goes on at the unit's
+    /// next stall and then gives the unit its way round: unit 1 heads
+    /// along the bottom row through unit 0, parked on its goal; the way
+    /// round is over the top row.
+    #[test]
+    fn a_detour_cut_by_the_deadline_goes_on_later() {
+        let (_, mut world) = aisles(&[(4, 4), (0, 8)]);
         let mut planner = WindowedHca::new(&world, 16, 1, Budget::default());
         planner.initialize(&mut world);
         let a = Slot(1);
