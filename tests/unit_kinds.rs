@@ -471,3 +471,33 @@ fn stalled_bodies_get_their_way_cleared_walk_around_or_are_let_pass() {
     assert!(pulled > 0, "nobody pulled over");
     assert!(arrived * 100 >= all * 88, "{arrived} of {all} home");
 }
+
+#[test]
+fn a_slow_unit_parked_in_a_corridor_pulls_over_for_a_unit_passing() {
+    // A one-cell corridor between two rooms; a unit taking three ticks a
+    // cell is parked on its goal inside it, and a one-cell unit must pass
+    // it. A joint repair plans one-cell units only; asked to make way, the
+    // slow unit stepped along the corridor and came back, for good. It now
+    // pulls over out of the corridor and stays there while the other
+    // passes, then goes home.
+    let rows = [
+        "......", "......", "##.###", "##.###", "##.###", "##.###", "##.###", "##.###", "......",
+        "......",
+    ];
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
+    let slow = sim
+        .spawn(UnitSpec::new(c(&sim, 2, 4), c(&sim, 2, 4)).with_kind(UnitKind::new(1, 3)))
+        .unwrap();
+    let fast = sim
+        .spawn(UnitSpec::new(c(&sim, 2, 2), c(&sim, 2, 9)))
+        .unwrap();
+    sim.apply_commands();
+    for _ in 0..300 {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    assert_eq!(sim.state(fast), Ok(UnitState::Arrived));
+    assert_eq!(sim.state(slow), Ok(UnitState::Arrived));
+}

@@ -1159,7 +1159,17 @@ impl WindowedHca {
             && deadline.is_none_or(|d| Instant::now() < d)
         {
             self.repairs_left -= 1;
-            let kept = self.repair(world, a, deadline);
+            let mut kept = self.repair(world, a, deadline);
+            // A joint repair plans one-cell units only: a body or a slow
+            // unit on the way pulls over instead, as for a stalled body
+            // (a slow unit parked in a one-cell corridor kept a one-cell
+            // unit from passing for good: asked, it stepped along the
+            // corridor and came back; its way cleared, it left it and came
+            // back before the other had passed).
+            if !kept && self.clearings_left > 0 && self.footprint_on_way(world, a) {
+                self.clearings_left -= 1;
+                kept = self.pull_over(world, a);
+            }
             self.note_repair_try(world, a, kept);
             if kept {
                 self.stalled[i] = 0;
@@ -1185,6 +1195,25 @@ impl WindowedHca {
             self.stats.promotions_kept += 1;
         }
         true
+    }
+
+    /// Whether a unit with a footprint (a body, or a slow unit) stands on
+    /// unit `a`'s way for [`WAY_REACH`] moves.
+    fn footprint_on_way(&self, world: &World, a: Slot) -> bool {
+        let i = a.index();
+        let kind = world.units.kind[i];
+        let at = Body {
+            grid: &world.grid,
+            fit: world.fit_grid(kind.size),
+            size: kind.size as u32,
+        };
+        let (table, now, units) = (&world.table, world.now(), &world.units);
+        let mut found = false;
+        let mut h = self.heuristics[i].lock();
+        along_gradient(&at, &mut h, units.position[i], WAY_REACH, &mut |_, c| {
+            found |= units_on(table, c, now).any(|b| b != a && !units.kind[b.index()].is_cell());
+        });
+        found
     }
 
     /// Whether unit `a` is stuck and due for a repair (a joint one, or a
