@@ -719,11 +719,7 @@ impl WindowedHca {
                 }
                 if until.is_some() {
                     let took = commit_started.elapsed().as_nanos() as f64;
-                    self.commit_ns = if took > self.commit_ns {
-                        took
-                    } else {
-                        self.commit_ns - (self.commit_ns - took) / 8.0
-                    };
+                    self.commit_ns = worst_lately(self.commit_ns, took);
                 }
                 next = end;
             }
@@ -830,11 +826,7 @@ impl WindowedHca {
         let tail = Instant::now()
             .saturating_duration_since(deadline)
             .as_nanos() as f64;
-        self.tile_tail_ns = if tail > self.tile_tail_ns {
-            tail
-        } else {
-            self.tile_tail_ns - (self.tile_tail_ns - tail) / 8.0
-        };
+        self.tile_tail_ns = worst_lately(self.tile_tail_ns, tail);
         let (used, room) = (start.elapsed(), deadline.saturating_duration_since(start));
         self.tile_take = if planned >= take && used < room {
             // Done early: as many more as the time left would have held.
@@ -1483,13 +1475,11 @@ impl WindowedHca {
             if self.heuristics[b.index()].lock().is_leaving() {
                 return None;
             }
-            if at != units.goal[a.index()] {
-                others.push(at);
-            }
             at = units.goal[b.index()];
             if at == from {
                 return Some(others);
             }
+            others.push(at);
         }
         None
     }
@@ -2440,6 +2430,17 @@ fn ask_way(world: &mut World, cell: Cell, a: Slot) {
     if let Some((b, _)) = world.table.hold(cell).filter(|&(b, _)| b != a) {
         let next = &mut world.units.next_replan[b.index()];
         *next = (*next).min(now + 1);
+    }
+}
+
+/// A time estimate `estimate` moved by a new reading `took` (ns): up at
+/// once to a longer one, down by an eighth of the gap to a shorter one, so
+/// that the time kept for the work it stands for follows its worst of late.
+fn worst_lately(estimate: f64, took: f64) -> f64 {
+    if took > estimate {
+        took
+    } else {
+        estimate - (estimate - took) / 8.0
     }
 }
 
