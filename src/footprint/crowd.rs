@@ -26,8 +26,12 @@ pub fn army_mix(n: usize) -> Vec<UnitKind> {
 
 /// Starts and goals for units of `kinds` (in that order) on `grid`: no two
 /// bodies overlap at their starts, nor at their goals, and each goal is
-/// reachable from its start on the anchors the body fits on. Larger bodies
-/// are placed first. `None` if the map is too crowded for them.
+/// reachable from its start on the anchors the body fits on. A body larger
+/// than a cell starts and ends in the largest connected region of those
+/// anchors: a body in a pocket of its own could never make way (on den520d,
+/// a 3×3 body in a dead end three cells wide, with a one-cell unit's goal
+/// beyond it). Larger bodies are placed first. `None` if the map is too
+/// crowded for them.
 pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Cell, Cell)>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut fits: Vec<Option<Grid>> = vec![None; MAX_SIZE as usize + 1];
@@ -38,6 +42,18 @@ pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Ce
         }
     }
     let fit = |size: u8| -> &Grid { fits[size as usize].as_ref().unwrap_or(grid) };
+    // Per body size, the label of the region that holds most of its
+    // anchors, if one does.
+    let main_region: Vec<Option<u32>> = (0..=MAX_SIZE)
+        .map(|s| {
+            let sizes = fit(s).region_sizes();
+            let all: usize = sizes.iter().sum();
+            (0..sizes.len())
+                .max_by_key(|&r| sizes[r])
+                .filter(|&r| 2 * sizes[r] > all)
+                .map(|r| r as u32)
+        })
+        .collect();
     let mut order: Vec<usize> = (0..kinds.len()).collect();
     order.sort_by_key(|&u| std::cmp::Reverse(kinds[u].size));
     let mut candidates: Vec<Cell> = (0..grid.cell_count() as u32)
@@ -53,7 +69,9 @@ pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Ce
         let size = kinds[u].size;
         let f = fit(size);
         let free = |taken: &[bool], c: Cell| {
-            f.is_passable(c) && body(grid, c, size as u32).all(|b| !taken[b.index()])
+            f.is_passable(c)
+                && (size == 1 || main_region[size as usize].is_none_or(|r| f.region(c) == r))
+                && body(grid, c, size as u32).all(|b| !taken[b.index()])
         };
         let n = candidates.len();
         let from = rng.gen_range(0..n.max(1));
@@ -79,4 +97,39 @@ pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Ce
         out[u] = (start, goal);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body larger than a cell starts and ends in the region of its
+    /// anchors that holds most of them, never in a pocket it could not
+    /// leave to make way.
+    #[test]
+    fn bodies_keep_out_of_pockets_of_their_anchors() {
+        // An open room, and a dead end three cells wide off it, joined to
+        // it by a kink that a 3×3 body cannot take: a body in the dead end
+        // could never leave it to let anyone past.
+        let mut rows = vec!["####...#####".to_string(); 6];
+        rows.push("#####...####".to_string());
+        rows.extend(std::iter::repeat_n("............".to_string(), 7));
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        let grid = Grid::from_rows(&rows, crate::map::Connectivity::Four);
+        let fit = fit_grid(&grid, 3);
+        let big = UnitKind::new(3, 1);
+        for seed in 0..40 {
+            let placed = mixed_crowd(&grid, &[big, big], seed).expect("room");
+            for (start, goal) in placed {
+                for c in [start, goal] {
+                    let (_, y) = grid.xy(c);
+                    assert!(
+                        y >= 4,
+                        "seed {seed}: a body placed in the dead end at {c:?}"
+                    );
+                    assert!(fit.is_passable(c));
+                }
+            }
+        }
+    }
 }
