@@ -501,3 +501,75 @@ fn a_slow_unit_parked_in_a_corridor_pulls_over_for_a_unit_passing() {
     assert_eq!(sim.state(fast), Ok(UnitState::Arrived));
     assert_eq!(sim.state(slow), Ok(UnitState::Arrived));
 }
+
+#[test]
+fn a_unit_behind_a_body_parked_in_a_passage_it_fills_backs_off_first() {
+    // A 2×2 body parked in a passage two cells high, a pocket behind it,
+    // and a unit standing in the passage's mouth bound for the pocket. The
+    // body can leave the passage only through the unit: the unit backs off
+    // into the room, the body pulls over there, the unit goes in, and the
+    // body comes home (den520d: a slow unit and a 2×2 body took turns for
+    // good).
+    let rows = [
+        "##########",
+        "#.........",
+        "#.........",
+        "#####.....",
+        "#####.....",
+        "#####.....",
+    ];
+    for kind in [UnitKind::CELL, UnitKind::new(1, 3)] {
+        let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
+        let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+        let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
+        let parked = c(&sim, 3, 1);
+        let body = sim
+            .spawn(UnitSpec::new(parked, parked).with_kind(UnitKind::new(2, 1)))
+            .unwrap();
+        let unit = sim
+            .spawn(UnitSpec::new(c(&sim, 5, 2), c(&sim, 1, 1)).with_kind(kind))
+            .unwrap();
+        sim.apply_commands();
+        for _ in 0..400 {
+            sim.step();
+        }
+        assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+        assert_eq!(sim.state(unit), Ok(UnitState::Arrived), "{kind:?}");
+        assert_eq!(sim.state(body), Ok(UnitState::Arrived), "{kind:?}");
+    }
+}
+
+#[test]
+fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_good() {
+    // A one-cell corridor with a way round it; a unit taking three ticks a
+    // cell stands in it, bound out through the top, and a one-cell unit
+    // comes in from the top, bound for the slow unit's cell (den520d: the
+    // two backed off in turn for good, each way clearing kept and none
+    // bringing the slow unit closer).
+    let rows = [
+        "..........",
+        "..........",
+        "####.###..",
+        "####.###..",
+        "####.###..",
+        "####.###..",
+        "..........",
+        "..........",
+    ];
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
+    let slow = sim
+        .spawn(UnitSpec::new(c(&sim, 4, 3), c(&sim, 0, 0)).with_kind(UnitKind::new(1, 3)))
+        .unwrap();
+    let fast = sim
+        .spawn(UnitSpec::new(c(&sim, 4, 0), c(&sim, 4, 3)))
+        .unwrap();
+    sim.apply_commands();
+    for _ in 0..400 {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    assert_eq!(sim.state(fast), Ok(UnitState::Arrived));
+    assert_eq!(sim.state(slow), Ok(UnitState::Arrived));
+}

@@ -89,6 +89,13 @@ const PUSH_DEPTH: usize = 8;
 /// map) took so many own searches that under its 300 µs budget 181 of its
 /// 2,000 units were on their goals at the end, against 1,875 without them.
 const STALLED_IN_HOLLOW: u32 = 4;
+/// Windows without progress after which a unit planning on landmark bounds
+/// gets true distances of its own wherever its window ends. Landmark units
+/// are never judged stalled (see [`WindowedHca::note_progress`]), so one
+/// blocked by units rather than walls (one-cell units on both sides of a
+/// 3×3 body parked in a passage it fills, on den520d) went back and forth
+/// for good; with true distances, it is repaired and the body pulls over.
+const STALLED_FOR_GOOD: u32 = 16;
 /// Units given true distances of their own (to leave a hollow of the
 /// landmark bounds) per tick at most; the others ask again at their next
 /// replan. On the Iron Harvest map with 10,000 units about five ask a
@@ -137,6 +144,11 @@ const DETOUR_AFTER_REPAIRS: u8 = 4;
 const PULL_OVER_REACH: u32 = 24;
 /// Anchors searched for a place to pull over.
 const PULL_OVER_SEARCH: usize = 4_096;
+/// Places of a body that a unit backing off for it tries (see
+/// [`WindowedHca::back_off`]).
+const BACK_OFF_TRIES: u32 = 16;
+/// Windows a body that a unit backed off for stays out of that unit's way.
+const BACK_OFF_WINDOWS: u32 = 4;
 
 /// Nodes one windowed search may create: each expansion creates at most 9
 /// (8 moves and a wait).
@@ -227,6 +239,10 @@ pub struct WindowedHca {
     /// Per unit, the tick until which it keeps out of a stalled body's way
     /// (see [`Self::pull_over`]; 0: not pulled over).
     aside_until: Vec<u32>,
+    /// Per unit, its distance to its goal when its last way clearing was
+    /// kept, if it has not tried since (`u32::MAX`: none; see
+    /// [`Self::note_body_progress`]).
+    cleared_from: Vec<u32>,
     repairs_left: u32,
     /// Way clearings for stalled bodies left this tick (see
     /// [`WAY_CLEARINGS_PER_TICK`]).
@@ -462,6 +478,7 @@ impl WindowedHca {
             repair_from: vec![0; units],
             repair_fails: vec![0; units],
             aside_until: vec![0; units],
+            cleared_from: vec![u32::MAX; units],
             scripted_until: vec![0; units],
             repairs_left: REPAIRS_PER_TICK,
             clearings_left: WAY_CLEARINGS_PER_TICK,
@@ -511,6 +528,7 @@ impl WindowedHca {
         self.repair_from.reserve(extra);
         self.repair_fails.reserve(extra);
         self.aside_until.reserve(extra);
+        self.cleared_from.reserve(extra);
         self.scripted_until.reserve(extra);
         self.scripts.reserve(extra);
         self.script_start.reserve(extra);
@@ -1257,9 +1275,25 @@ impl WindowedHca {
             return false;
         }
         self.clearings_left -= 1;
+        let i = a.index();
         let kept = self.clear_way(world, a, deadline);
-        self.note_repair_try(world, a, kept);
-        if !kept && !self.detour(world, a, deadline) {
+        // A clearing kept after one that left the unit no closer went for
+        // nothing too: the units cleared came back, or asked the way in
+        // turn (a slow unit and a one-cell unit head-on in a one-cell
+        // corridor, the other's goal in it, took turns backing off for
+        // good). It counts as failed: the unit walks round them instead.
+        // (Judged by distances, not by the unit's progress: a unit pulled
+        // over for others starts its progress afresh when it comes back.)
+        let d = {
+            let fit = world.fit_grid(world.units.kind[i].size);
+            self.heuristics[i]
+                .lock()
+                .distance(fit, world.units.position[i])
+        };
+        let futile = kept && d >= self.cleared_from[i];
+        self.cleared_from[i] = if kept { d } else { u32::MAX };
+        self.note_repair_try(world, a, kept && !futile);
+        if (!kept || futile) && !self.detour(world, a, deadline) {
             self.pull_over(world, a);
         }
         kept
@@ -1344,24 +1378,163 @@ impl WindowedHca {
             }
         }
         let Some(target) = target else {
-            return false;
+            return self.back_off(world, a, b, &way);
         };
         // Its distances to that place (which keeps off `a`), with `a`'s
         // anchors walled off.
         let mut walls = Vec::new();
         anchors_meeting(fit, size, a_rect, &mut walls);
-        let mut search = ReverseResumableAStar::around(fit, target, start, walls);
+        self.set_aside(world, b, target, 2, &walls)
+    }
+
+    /// When body `b`, pulled over for unit `a` (see [`Self::pull_over`]),
+    /// can leave `a`'s way only through `a` itself (`a` stands in the mouth
+    /// of the passage that `b`, parked, fills): `a` backs off first. The
+    /// places off `a`'s way that `b` can reach through `a`, nearest first,
+    /// are tried in turn: for each, `a` looks for the nearest place off
+    /// every cell `b`'s body sweeps on its way there, reached without
+    /// passing through `b` or that place (so that `a` comes back round
+    /// it). The first pair found: `b` pulls over to its place and stays for
+    /// [`BACK_OFF_WINDOWS`] windows, long enough for `a` to pass; `a` steps
+    /// aside to its own for a window, then goes on. (A slow unit behind a
+    /// 2×2 body parked in a passage two cells high, and one-cell units
+    /// around a 3×3 body parked in a passage it fills, went back and forth
+    /// for good on the den520d map.)
+    fn back_off(&mut self, world: &mut World, a: Slot, b: Slot, way: &[Cell]) -> bool {
+        let Some((place, aside, walls)) = self.back_off_places(world, a, b, way) else {
+            return false;
+        };
+        self.set_aside(world, b, place, BACK_OFF_WINDOWS, &[])
+            && self.set_aside(world, a, aside, 1, &walls)
+    }
+
+    /// The places of [`Self::back_off`]: `b`'s, `a`'s, and the anchors of
+    /// `a` that meet `b`'s place (walled off in `a`'s way there and back).
+    fn back_off_places(
+        &self,
+        world: &World,
+        a: Slot,
+        b: Slot,
+        way: &[Cell],
+    ) -> Option<(Cell, Cell, Vec<Cell>)> {
+        let now = world.now();
+        let grid = &*world.grid;
+        let (i, j) = (a.index(), b.index());
+        let (a_kind, b_kind) = (world.units.kind[i], world.units.kind[j]);
+        let (b_fit, b_size) = (world.fit_grid(b_kind.size), b_kind.size as u32);
+        let b_at = world.units.position[j];
+        let b_rect = world.rect_of(b);
+        let table = &world.table;
+        let others_on = |anchor: Cell| {
+            body(grid, anchor, b_size).any(|c| units_on(table, c, now).any(|u| u != a && u != b))
+        };
+        // Breadth-first from `b`, through `a`, with each anchor's parent.
+        let mut queue: Vec<(Cell, usize)> = vec![(b_at, usize::MAX)];
+        let mut seen: rustc_hash::FxHashSet<Cell> = [b_at].into_iter().collect();
+        let mut sweep: rustc_hash::FxHashSet<Cell> = Default::default();
+        let mut buf = [Cell(0); 8];
+        let (mut k, mut tries) = (0, 0);
+        while k < queue.len() && k < PULL_OVER_SEARCH && tries < BACK_OFF_TRIES {
+            let p = queue[k].0;
+            k += 1;
+            if p != b_at && !body(grid, p, b_size).any(|c| way.contains(&c)) && !others_on(p) {
+                tries += 1;
+                // The cells `b`'s body sweeps on its way to `p`.
+                sweep.clear();
+                let mut at = k - 1;
+                while at != usize::MAX {
+                    sweep.extend(body(grid, queue[at].0, b_size));
+                    at = queue[at].1;
+                }
+                let (x, y) = grid.xy(p);
+                let place = crate::map::Rect::new((x, y), (x + b_size - 1, y + b_size - 1));
+                if let Some(aside) = self.place_aside(world, a, b_rect, place, &sweep) {
+                    let mut walls = Vec::new();
+                    let a_fit = world.fit_grid(a_kind.size);
+                    anchors_meeting(a_fit, a_kind.size as u32, place, &mut walls);
+                    return Some((p, aside, walls));
+                }
+            }
+            let n = b_fit.neighbors(p, &mut buf);
+            for &q in &buf[..n] {
+                if seen.insert(q) {
+                    queue.push((q, k - 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// The nearest anchor of unit `a` whose body keeps off `sweep` and
+    /// `place`, with no unit on it, reached without passing through
+    /// `b_rect` or `place` (see [`Self::back_off`]).
+    fn place_aside(
+        &self,
+        world: &World,
+        a: Slot,
+        b_rect: crate::map::Rect,
+        place: crate::map::Rect,
+        sweep: &rustc_hash::FxHashSet<Cell>,
+    ) -> Option<Cell> {
+        let (grid, table, now) = (&*world.grid, &world.table, world.now());
+        let kind = world.units.kind[a.index()];
+        let (fit, size) = (world.fit_grid(kind.size), kind.size as u32);
+        let start = world.units.position[a.index()];
+        let barred = |anchor: Cell| {
+            body(grid, anchor, size).any(|c| {
+                let xy = grid.xy(c);
+                b_rect.contains(xy) || place.contains(xy)
+            })
+        };
+        let mut queue = vec![start];
+        let mut seen: rustc_hash::FxHashSet<Cell> = [start].into_iter().collect();
+        let mut buf = [Cell(0); 8];
+        let mut k = 0;
+        while k < queue.len() && k < PULL_OVER_SEARCH {
+            let p = queue[k];
+            k += 1;
+            if p != start
+                && !body(grid, p, size)
+                    .any(|c| sweep.contains(&c) || units_on(table, c, now).any(|u| u != a))
+            {
+                return Some(p);
+            }
+            let n = fit.neighbors(p, &mut buf);
+            for &q in &buf[..n] {
+                if !barred(q) && seen.insert(q) {
+                    queue.push(q);
+                }
+            }
+        }
+        None
+    }
+
+    /// Sends unit `a` to anchor `place` and keeps it there for `windows`
+    /// windows (a detour to that place, its goal unchanged, as in
+    /// [`Self::pull_over`]), its distances walled off at `walls`. Returns
+    /// whether `place` can be reached.
+    fn set_aside(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        place: Cell,
+        windows: u32,
+        walls: &[Cell],
+    ) -> bool {
+        let i = a.index();
+        let now = world.now();
+        let fit = world.fit_grid(world.units.kind[i].size);
+        let start = world.units.position[i];
+        let mut search = ReverseResumableAStar::around(fit, place, start, walls.to_vec());
         let d = search.distance(fit, start);
         if d >= WALL_DISTANCE {
             return false;
         }
-        let mut h = self.heuristics[j].lock();
-        h.start_detour(search, None);
-        drop(h);
-        self.aside_until[j] = now + 2 * self.window;
-        world.units.best_distance[j] = d;
-        world.units.progress_tick[j] = now;
-        world.units.next_replan[j] = now + 1;
+        self.heuristics[i].lock().start_detour(search, None);
+        self.aside_until[i] = now + windows * self.window;
+        world.units.best_distance[i] = d;
+        world.units.progress_tick[i] = now;
+        world.units.next_replan[i] = now + 1;
         self.stats.pull_overs += 1;
         true
     }
@@ -2286,6 +2459,7 @@ impl Planner for WindowedHca {
             self.repair_from[i] = 0;
             self.repair_fails[i] = 0;
             self.aside_until[i] = 0;
+            self.cleared_from[i] = u32::MAX;
             self.drop_script(a);
         } else {
             debug_assert_eq!(i, self.stalled.len(), "slots are added in order");
@@ -2306,6 +2480,7 @@ impl Planner for WindowedHca {
             self.repair_from.push(0);
             self.repair_fails.push(0);
             self.aside_until.push(0);
+            self.cleared_from.push(u32::MAX);
             self.scripted_until.push(0);
             self.scripts.push(Vec::new());
             self.script_start.push(0);
@@ -2334,6 +2509,7 @@ impl Planner for WindowedHca {
         self.repair_fails[a.index()] = 0;
         // A new goal ends any pulling over (its distances were renewed).
         self.aside_until[a.index()] = 0;
+        self.cleared_from[a.index()] = u32::MAX;
         self.drop_script(a);
     }
 
@@ -2534,8 +2710,11 @@ impl WindowSearch<'_> {
         let mut found = straight || search(scratch, &mut h);
         if found
             && !scratch.search.aborted
-            && now.saturating_sub(world_ref.units.progress_tick[i]) >= STALLED_IN_HOLLOW * w
-            && in_depression(grid, &h, &scratch.path, goal)
+            && {
+                let stalled = now.saturating_sub(world_ref.units.progress_tick[i]);
+                stalled >= STALLED_IN_HOLLOW * w && in_depression(grid, &h, &scratch.path, goal)
+                    || stalled >= STALLED_FOR_GOOD * w && !h.is_exact()
+            }
             && {
                 // Granted in an earlier commit, or asks.
                 scratch.asks = !granted[i];
