@@ -543,9 +543,11 @@ fn a_unit_behind_a_body_parked_in_a_passage_it_fills_backs_off_first() {
 fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_good() {
     // A one-cell corridor with a way round it; a unit taking three ticks a
     // cell stands in it, bound out through the top, and a one-cell unit
-    // comes in from the top, bound for the slow unit's cell (den520d: the
-    // two backed off in turn for good, each way clearing kept and none
-    // bringing the slow unit closer).
+    // comes in from the top, bound for the slow unit's cell. On den520d
+    // such a pair backed off in turn for good, each of the slow unit's way
+    // clearings kept and none bringing it closer; this short corridor
+    // resolves with or without the rule that such clearings count as
+    // failed, and stays resolved with it.
     let rows = [
         "..........",
         "..........",
