@@ -541,22 +541,24 @@ fn a_unit_behind_a_body_parked_in_a_passage_it_fills_backs_off_first() {
 
 #[test]
 fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_good() {
-    // A one-cell corridor with a way round it; a unit taking three ticks a
-    // cell stands in it, bound out through the top, and a one-cell unit
-    // comes in from the top, bound for the slow unit's cell. On den520d
-    // such a pair backed off in turn for good, each of the slow unit's way
-    // clearings kept and none bringing it closer; this short corridor
-    // resolves with or without the rule that such clearings count as
-    // failed, and stays resolved with it.
+    // A one-cell corridor six cells long with a way round it; a unit
+    // taking three ticks a cell stands in it, bound out through the top,
+    // and a one-cell unit above it is bound for the slow unit's cell. The
+    // one-cell unit had the slow one pull over, came in, was asked out
+    // when the slow one came back, and had it pull over again, for good.
+    // Now the slow unit walks round the other's goal, and round the other,
+    // the long way. (Fails without `round_goal`.)
     let rows = [
-        "..........",
-        "..........",
-        "####.###..",
-        "####.###..",
-        "####.###..",
-        "####.###..",
-        "..........",
-        "..........",
+        "............",
+        "............",
+        "####.#####..",
+        "####.#####..",
+        "####.#####..",
+        "####.#####..",
+        "####.#####..",
+        "####.#####..",
+        "............",
+        "............",
     ];
     let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
     let mut sim = Simulation::with_map(grid, config(1)).unwrap();
@@ -565,7 +567,7 @@ fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_g
         .spawn(UnitSpec::new(c(&sim, 4, 3), c(&sim, 0, 0)).with_kind(UnitKind::new(1, 3)))
         .unwrap();
     let fast = sim
-        .spawn(UnitSpec::new(c(&sim, 4, 0), c(&sim, 4, 3)))
+        .spawn(UnitSpec::new(c(&sim, 4, 1), c(&sim, 4, 3)))
         .unwrap();
     sim.apply_commands();
     for _ in 0..400 {

@@ -1312,7 +1312,8 @@ impl WindowedHca {
         crate::profile_zone!("pull over");
         let i = a.index();
         let now = world.now();
-        let grid = &*world.grid;
+        let grid = Arc::clone(&world.grid);
+        let grid = &*grid;
         let kind = world.units.kind[i];
         let a_rect = world.rect_of(a);
         // The way to keep off: `a`'s body now and along its distances.
@@ -1348,6 +1349,9 @@ impl WindowedHca {
         let b_kind = world.units.kind[j];
         if b_kind.is_cell() || self.aside_until[j] > now || !self.may_clear(world, a, b) {
             return false;
+        }
+        if self.round_goal(world, a, b) {
+            return true;
         }
         // The nearest anchor of `b` off the way with nobody else on it,
         // breadth-first from `b`, never through `a`'s body.
@@ -1385,6 +1389,63 @@ impl WindowedHca {
         let mut walls = Vec::new();
         anchors_meeting(fit, size, a_rect, &mut walls);
         self.set_aside(world, b, target, 2, &walls)
+    }
+
+    /// When unit `b`'s own way home crosses the goal of unit `a`, for which
+    /// it is pulled over (see [`Self::pull_over`]): pulled aside, it would
+    /// come back to meet `a` parked there (a slow unit in a one-cell
+    /// corridor and a one-cell unit bound for a cell of it went back and
+    /// forth for good). It walks round that goal and round `a` where it
+    /// stands instead, until it arrives (a detour, see [`Self::detour`]).
+    /// Returns whether its goal can be reached round them.
+    fn round_goal(&mut self, world: &mut World, a: Slot, b: Slot) -> bool {
+        let (i, j) = (a.index(), b.index());
+        let grid = &*world.grid;
+        let (a_size, b_kind) = (world.units.kind[i].size as u32, world.units.kind[j]);
+        let (fit, size) = (world.fit_grid(b_kind.size), b_kind.size as u32);
+        let a_goal: Vec<Cell> = body(grid, world.units.goal[i], a_size).collect();
+        // From where its next window starts: the end of the step it is in.
+        let from = world.units.plan(b)[world.action_in_progress(b).end];
+        let goal = world.units.goal[j];
+        let mut crosses = false;
+        {
+            let mut h = self.heuristics[j].lock();
+            let at = Body { grid, fit, size };
+            along_gradient(&at, &mut h, from, PULL_OVER_REACH, &mut |_, c| {
+                crosses |= a_goal.contains(&c);
+            });
+        }
+        if !crosses {
+            return false;
+        }
+        let (gx, gy) = grid.xy(world.units.goal[i]);
+        let rect = crate::map::Rect::new((gx, gy), (gx + a_size - 1, gy + a_size - 1));
+        let mut walls = Vec::new();
+        anchors_meeting(fit, size, rect, &mut walls);
+        anchors_meeting(fit, size, world.rect_of(a), &mut walls);
+        if walls.contains(&goal) {
+            return false;
+        }
+        // Standing on a wall, it leaves it (see `Detour::leaving`).
+        let leaving = walls.contains(&from);
+        let mut search = ReverseResumableAStar::around(fit, goal, from, walls);
+        let d = if leaving {
+            leaving_distance(fit, &mut search, from)
+        } else {
+            search.distance(fit, from)
+        };
+        if d >= WALL_DISTANCE {
+            return false;
+        }
+        self.heuristics[j]
+            .lock()
+            .start_detour(search, leaving.then_some((from, d)));
+        let now = world.now();
+        world.units.best_distance[j] = d;
+        world.units.progress_tick[j] = now;
+        world.units.next_replan[j] = now + 1;
+        self.stats.detours += 1;
+        true
     }
 
     /// When body `b`, pulled over for unit `a` (see [`Self::pull_over`]),
@@ -2930,11 +2991,37 @@ fn footprint_window(
     Some((found, expanded as u32))
 }
 
-/// Ends a unit's detour if it stands at `at` on a wall of it (pushed into
-/// the cells its way around avoids, by a way clearing or a promotion, say):
-/// back to its usual distances, started and under `deadline`.
+/// The distance of a detour's wall `at` that its unit stands on and
+/// leaves (see `Detour::leaving`): one more than its best neighbour's.
+fn leaving_distance(grid: &Grid, search: &mut ReverseResumableAStar, at: Cell) -> u32 {
+    let mut next = [Cell(0); 8];
+    let n = grid.neighbors(at, &mut next);
+    next[..n]
+        .iter()
+        .map(|&c| search.distance(grid, c))
+        .min()
+        .unwrap_or(WALL_DISTANCE)
+        .saturating_add(1)
+}
+
+/// When a unit stands at `at` on a wall of its detour (pushed into the
+/// cells its way around avoids, by a way clearing or a promotion, or
+/// carried there by the step it was in when the detour began): it leaves
+/// that wall, if it can (see `Detour::leaving`); else back to its usual
+/// distances, started and under `deadline`. (Ending the detour there sent
+/// a slow unit, walking round a one-cell unit's goal in a corridor, back
+/// to the same knot each time.)
 fn end_detour_on_wall(h: &mut Heuristic, grid: &Grid, at: Cell, deadline: Option<Instant>) {
     if matches!(h, Heuristic::Detour(_)) && h.distance(grid, at) == UNREACHABLE && !h.paused() {
+        if let Heuristic::Detour(d) = h {
+            if d.leaving.is_none() && d.search.walls().contains(&at) {
+                let v = leaving_distance(grid, &mut d.search, at);
+                if v < WALL_DISTANCE {
+                    d.leaving = Some((at, v));
+                    return;
+                }
+            }
+        }
         h.end_detour();
         h.set_deadline(deadline);
         h.ensure_started(grid);
