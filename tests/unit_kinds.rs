@@ -472,6 +472,32 @@ fn stalled_bodies_get_their_way_cleared_walk_around_or_are_let_pass() {
     assert!(arrived * 100 >= all * 88, "{arrived} of {all} home");
 }
 
+/// A unit of a hand-made scene: start and goal as `(x, y)`, and its kind.
+type SceneUnit = ((i64, i64), (i64, i64), UnitKind);
+
+/// Runs `units` on the 4-connected map `rows` for `ticks` ticks, one
+/// thread: no violation, and every unit home at the end.
+fn every_unit_arrives(rows: &[&str], units: &[SceneUnit], ticks: u32) {
+    let grid = Arc::new(Grid::from_rows(rows, Connectivity::Four));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let ids: Vec<UnitId> = units
+        .iter()
+        .map(|&((sx, sy), (gx, gy), kind)| {
+            let (start, goal) = (sim.cell(sx, sy).unwrap(), sim.cell(gx, gy).unwrap());
+            sim.spawn(UnitSpec::new(start, goal).with_kind(kind))
+                .unwrap()
+        })
+        .collect();
+    sim.apply_commands();
+    for _ in 0..ticks {
+        sim.step();
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    for (&u, spec) in ids.iter().zip(units) {
+        assert_eq!(sim.state(u), Ok(UnitState::Arrived), "{spec:?}");
+    }
+}
+
 #[test]
 fn a_slow_unit_parked_in_a_corridor_pulls_over_for_a_unit_passing() {
     // A one-cell corridor between two rooms; a unit taking three ticks a
@@ -484,22 +510,8 @@ fn a_slow_unit_parked_in_a_corridor_pulls_over_for_a_unit_passing() {
         "......", "......", "##.###", "##.###", "##.###", "##.###", "##.###", "##.###", "......",
         "......",
     ];
-    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
-    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
-    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
-    let slow = sim
-        .spawn(UnitSpec::new(c(&sim, 2, 4), c(&sim, 2, 4)).with_kind(UnitKind::new(1, 3)))
-        .unwrap();
-    let fast = sim
-        .spawn(UnitSpec::new(c(&sim, 2, 2), c(&sim, 2, 9)))
-        .unwrap();
-    sim.apply_commands();
-    for _ in 0..300 {
-        sim.step();
-    }
-    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
-    assert_eq!(sim.state(fast), Ok(UnitState::Arrived));
-    assert_eq!(sim.state(slow), Ok(UnitState::Arrived));
+    let slow = ((2, 4), (2, 4), UnitKind::new(1, 3));
+    every_unit_arrives(&rows, &[slow, ((2, 2), (2, 9), UnitKind::CELL)], 300);
 }
 
 #[test]
@@ -519,23 +531,8 @@ fn a_unit_behind_a_body_parked_in_a_passage_it_fills_backs_off_first() {
         "#####.....",
     ];
     for kind in [UnitKind::CELL, UnitKind::new(1, 3)] {
-        let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
-        let mut sim = Simulation::with_map(grid, config(1)).unwrap();
-        let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
-        let parked = c(&sim, 3, 1);
-        let body = sim
-            .spawn(UnitSpec::new(parked, parked).with_kind(UnitKind::new(2, 1)))
-            .unwrap();
-        let unit = sim
-            .spawn(UnitSpec::new(c(&sim, 5, 2), c(&sim, 1, 1)).with_kind(kind))
-            .unwrap();
-        sim.apply_commands();
-        for _ in 0..400 {
-            sim.step();
-        }
-        assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
-        assert_eq!(sim.state(unit), Ok(UnitState::Arrived), "{kind:?}");
-        assert_eq!(sim.state(body), Ok(UnitState::Arrived), "{kind:?}");
+        let body = ((3, 1), (3, 1), UnitKind::new(2, 1));
+        every_unit_arrives(&rows, &[body, ((5, 2), (1, 1), kind)], 400);
     }
 }
 
@@ -560,20 +557,6 @@ fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_g
         "............",
         "............",
     ];
-    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
-    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
-    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
-    let slow = sim
-        .spawn(UnitSpec::new(c(&sim, 4, 3), c(&sim, 0, 0)).with_kind(UnitKind::new(1, 3)))
-        .unwrap();
-    let fast = sim
-        .spawn(UnitSpec::new(c(&sim, 4, 1), c(&sim, 4, 3)))
-        .unwrap();
-    sim.apply_commands();
-    for _ in 0..400 {
-        sim.step();
-    }
-    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
-    assert_eq!(sim.state(fast), Ok(UnitState::Arrived));
-    assert_eq!(sim.state(slow), Ok(UnitState::Arrived));
+    let slow = ((4, 3), (0, 0), UnitKind::new(1, 3));
+    every_unit_arrives(&rows, &[slow, ((4, 1), (4, 3), UnitKind::CELL)], 400);
 }
