@@ -1497,6 +1497,8 @@ impl WindowedHca {
         let others_on = |anchor: Cell| {
             body(grid, anchor, b_size).any(|c| units_on(table, c, now).any(|u| u != a && u != b))
         };
+        // A set, as the search tests every anchor's body against it.
+        let on_way: rustc_hash::FxHashSet<Cell> = way.iter().copied().collect();
         // Breadth-first from `b`, through `a`, with each anchor's parent.
         let mut queue: Vec<(Cell, usize)> = vec![(b_at, usize::MAX)];
         let mut seen: rustc_hash::FxHashSet<Cell> = [b_at].into_iter().collect();
@@ -1506,7 +1508,7 @@ impl WindowedHca {
         while k < queue.len() && k < PULL_OVER_SEARCH && tries < BACK_OFF_TRIES {
             let p = queue[k].0;
             k += 1;
-            if p != b_at && !body(grid, p, b_size).any(|c| way.contains(&c)) && !others_on(p) {
+            if p != b_at && !body(grid, p, b_size).any(|c| on_way.contains(&c)) && !others_on(p) {
                 tries += 1;
                 // The cells `b`'s body sweeps on its way to `p`.
                 sweep.clear();
