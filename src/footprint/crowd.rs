@@ -27,10 +27,12 @@ pub fn army_mix(n: usize) -> Vec<UnitKind> {
 /// Starts and goals for units of `kinds` (in that order) on `grid`: no two
 /// bodies overlap at their starts, nor at their goals, and each goal is
 /// reachable from its start on the anchors the body fits on. A body larger
-/// than a cell starts and ends in the largest connected region of those
-/// anchors: a body in a pocket of its own could never make way (on den520d,
-/// a 3×3 body in a dead end three cells wide, with a one-cell unit's goal
-/// beyond it). Larger bodies are placed first. `None` if the map is too
+/// than a cell starts and ends in the connected region of those anchors
+/// that holds most of them, where one does: a body in a pocket of its own
+/// could never make way (on den520d, a 3×3 body in a dead end three cells
+/// wide, with a one-cell unit's goal beyond it). Where no region holds
+/// most (3×3 bodies on a random map with 10% obstacles), bodies are placed
+/// anywhere. Larger bodies are placed first. `None` if the map is too
 /// crowded for them.
 pub fn mixed_crowd(grid: &Grid, kinds: &[UnitKind], seed: u64) -> Option<Vec<(Cell, Cell)>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

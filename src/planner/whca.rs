@@ -27,7 +27,7 @@ use crate::distance::{
     dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic, Landmarks,
     ReverseResumableAStar, UnitOracle, UNREACHABLE, WALL_DISTANCE,
 };
-use crate::footprint::{body, for_each_claim, FootprintQuery};
+use crate::footprint::{body, for_each_claim, sweep, FootprintQuery};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 use crate::units::{Slot, UnitFlags};
@@ -1410,7 +1410,7 @@ impl WindowedHca {
         let grid = &*world.grid;
         let (a_size, b_kind) = (world.units.kind[i].size as u32, world.units.kind[j]);
         let (fit, size) = (world.fit_grid(b_kind.size), b_kind.size as u32);
-        let a_goal: Vec<Cell> = body(grid, world.units.goal[i], a_size).collect();
+        let a_goal = sweep(grid, world.units.goal[i], (0, 0), a_size);
         // From where its next window starts: the end of the step it is in.
         let from = world.units.plan(b)[world.action_in_progress(b).end];
         let goal = world.units.goal[j];
@@ -1419,16 +1419,14 @@ impl WindowedHca {
             let mut h = self.heuristics[j].lock();
             let at = Body { grid, fit, size };
             along_gradient(&at, &mut h, from, PULL_OVER_REACH, &mut |_, c| {
-                crosses |= a_goal.contains(&c);
+                crosses |= a_goal.contains(grid.xy(c));
             });
         }
         if !crosses {
             return false;
         }
-        let (gx, gy) = grid.xy(world.units.goal[i]);
-        let rect = crate::map::Rect::new((gx, gy), (gx + a_size - 1, gy + a_size - 1));
         let mut walls = Vec::new();
-        anchors_meeting(fit, size, rect, &mut walls);
+        anchors_meeting(fit, size, a_goal, &mut walls);
         anchors_meeting(fit, size, world.rect_of(a), &mut walls);
         if walls.contains(&goal) {
             return false;
@@ -1444,14 +1442,8 @@ impl WindowedHca {
         if d >= WALL_DISTANCE {
             return false;
         }
-        self.heuristics[j]
-            .lock()
-            .start_detour(search, leaving.then_some((from, d)));
-        let now = world.now();
-        self.aside_until[j] = now + ROUND_GOAL_WINDOWS * self.window;
-        world.units.best_distance[j] = d;
-        world.units.progress_tick[j] = now;
-        world.units.next_replan[j] = now + 1;
+        let leaving = leaving.then_some((from, d));
+        self.go_aside(world, j, search, leaving, d, ROUND_GOAL_WINDOWS);
         self.stats.detours += 1;
         true
     }
@@ -1502,7 +1494,7 @@ impl WindowedHca {
         // Breadth-first from `b`, through `a`, with each anchor's parent.
         let mut queue: Vec<(Cell, usize)> = vec![(b_at, usize::MAX)];
         let mut seen: rustc_hash::FxHashSet<Cell> = [b_at].into_iter().collect();
-        let mut sweep: rustc_hash::FxHashSet<Cell> = Default::default();
+        let mut swept: rustc_hash::FxHashSet<Cell> = Default::default();
         let mut buf = [Cell(0); 8];
         let (mut k, mut tries) = (0, 0);
         while k < queue.len() && k < PULL_OVER_SEARCH && tries < BACK_OFF_TRIES {
@@ -1511,15 +1503,14 @@ impl WindowedHca {
             if p != b_at && !body(grid, p, b_size).any(|c| on_way.contains(&c)) && !others_on(p) {
                 tries += 1;
                 // The cells `b`'s body sweeps on its way to `p`.
-                sweep.clear();
+                swept.clear();
                 let mut at = k - 1;
                 while at != usize::MAX {
-                    sweep.extend(body(grid, queue[at].0, b_size));
+                    swept.extend(body(grid, queue[at].0, b_size));
                     at = queue[at].1;
                 }
-                let (x, y) = grid.xy(p);
-                let place = crate::map::Rect::new((x, y), (x + b_size - 1, y + b_size - 1));
-                if let Some(aside) = self.place_aside(world, a, b_rect, place, &sweep) {
+                let place = sweep(grid, p, (0, 0), b_size);
+                if let Some(aside) = self.place_aside(world, a, b_rect, place, &swept) {
                     let mut walls = Vec::new();
                     let a_fit = world.fit_grid(a_kind.size);
                     anchors_meeting(a_fit, a_kind.size as u32, place, &mut walls);
@@ -1593,7 +1584,6 @@ impl WindowedHca {
         walls: &[Cell],
     ) -> bool {
         let i = a.index();
-        let now = world.now();
         let fit = world.fit_grid(world.units.kind[i].size);
         let start = world.units.position[i];
         let mut search = ReverseResumableAStar::around(fit, place, start, walls.to_vec());
@@ -1601,13 +1591,29 @@ impl WindowedHca {
         if d >= WALL_DISTANCE {
             return false;
         }
-        self.heuristics[i].lock().start_detour(search, None);
+        self.go_aside(world, i, search, None, d, windows);
+        self.stats.pull_overs += 1;
+        true
+    }
+
+    /// Gives unit `i` the detour `search` (see `Detour::leaving` for
+    /// `leaving`), `d` from where it stands, for `windows` windows, its
+    /// progress counted afresh; it plans again at the next tick.
+    fn go_aside(
+        &mut self,
+        world: &mut World,
+        i: usize,
+        search: ReverseResumableAStar,
+        leaving: Option<(Cell, u32)>,
+        d: u32,
+        windows: u32,
+    ) {
+        self.heuristics[i].lock().start_detour(search, leaving);
+        let now = world.now();
         self.aside_until[i] = now + windows * self.window;
         world.units.best_distance[i] = d;
         world.units.progress_tick[i] = now;
         world.units.next_replan[i] = now + 1;
-        self.stats.pull_overs += 1;
-        true
     }
 
     /// Gives unit `a` distances around the units on its way for
