@@ -174,6 +174,16 @@ const MIN_POOL_BATCH: usize = 8;
 /// over; on one, 1.19 million, p99.9 0.31 ms, 14 over.
 const MIN_POOL_BUDGET_US: u64 = 1_000;
 
+/// Least wall-clock time of a batch's searches worth sharing out on the
+/// worker pool, ns: below it a tick without tiles plans on the calling
+/// thread. Each batch handed to the workers costs some 75 µs on two cores
+/// (waking the second worker, the halves' uneven ends), so a batch must
+/// hold twice that to gain. den520d with 1,000 one-cell units (batches of
+/// 15 searches of about 7 µs) planned its ticks in 191–205 ms on the
+/// calling thread against 238–246 ms through the pool (medians of seven
+/// alternating runs); with 1,500 (23 searches of 11 µs) the pool gained.
+const MIN_POOL_BATCH_NS: f64 = 150_000.0;
+
 /// Most units searched together before their results are committed.
 pub const MAX_BATCH: usize = 256;
 
@@ -871,6 +881,16 @@ impl WindowedHca {
         self.scheduler
             .pool_handle()
             .filter(|_| self.batch_size >= MIN_POOL_BATCH)
+    }
+
+    /// Whether a tick of `due` units under `budget` plans no more than a
+    /// few light batches, cheaper on the calling thread than handed to the
+    /// workers: no tiles, and a batch's searches worth less than
+    /// [`MIN_POOL_BATCH_NS`] by the recent mean search.
+    fn light_tick(&self, due: usize, budget: Budget) -> bool {
+        let tiled = budget.nodes.is_none() && (budget.wall_us.is_some() || due >= MIN_TILED_DUE);
+        !tiled
+            && self.batch_size.min(due) as f64 * self.scheduler.mean_search_ns() < MIN_POOL_BATCH_NS
     }
 
     /// Counts the search that ran for unit `a` and grants it true distances
@@ -2472,7 +2492,8 @@ impl Planner for WindowedHca {
         self.collect_due(world, false);
         let mut due = std::mem::take(&mut self.due);
         let budget = self.budget;
-        let small = budget.wall_us.is_some_and(|us| us < MIN_POOL_BUDGET_US);
+        let small = budget.wall_us.is_some_and(|us| us < MIN_POOL_BUDGET_US)
+            || self.light_tick(due.len(), budget);
         self.scheduler.set_serial(small);
         // One hand-over to the pool for the tiles and the batches: a
         // sleeping worker takes some 50 µs to wake, and a tick that handed

@@ -13,6 +13,8 @@
 
 use std::time::Instant;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
@@ -110,6 +112,11 @@ pub struct Scheduler {
     min_parallel: usize,
     /// Every batch runs on the calling thread (see [`Scheduler::set_serial`]).
     serial: bool,
+    /// Nanoseconds of the searches of the last batch, summed over workers.
+    batch_search_ns: AtomicU64,
+    /// A search's wall-clock time, smoothed over recent batches (see
+    /// [`Scheduler::mean_search_ns`]).
+    mean_search_ns: f64,
 }
 
 impl Scheduler {
@@ -145,6 +152,8 @@ impl Scheduler {
             outcomes: Vec::new(),
             min_parallel: 2,
             serial: false,
+            batch_search_ns: AtomicU64::new(0),
+            mean_search_ns: 0.0,
         }
     }
 
@@ -192,6 +201,13 @@ impl Scheduler {
         self.serial = serial;
     }
 
+    /// The mean wall-clock time of one search of the recent batches, ns
+    /// (0 before the first): with the batch size, what a batch's searches
+    /// cost, against which a planner weighs handing them to the workers.
+    pub fn mean_search_ns(&self) -> f64 {
+        self.mean_search_ns
+    }
+
     /// The worker pool, if there is one: a planner runs a whole tick's
     /// planning inside it, so the batches it starts are shared out from a
     /// worker (which takes part) rather than handed over from outside.
@@ -228,8 +244,11 @@ impl Scheduler {
             self.extras.resize(n * stride, Cell(0));
         }
         let workers = &self.workers;
+        let batch_ns = &self.batch_search_ns;
+        batch_ns.store(0, Ordering::Relaxed);
         let one = |(&a, (outcome, ((out, motion), extra))): BatchItem<'_>| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            let started = Instant::now();
+            if deadline.is_some_and(|d| started >= d) {
                 return;
             }
             crate::profile_zone!("search");
@@ -265,6 +284,7 @@ impl Scheduler {
                 asks: scratch.asks,
                 committed: false,
             };
+            batch_ns.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
         };
         let outcomes = &mut self.outcomes[..];
         let paths = &mut self.paths[..n * stride];
@@ -297,6 +317,15 @@ impl Scheduler {
                     ),
                 )
                 .for_each(one),
+        }
+        let ran = self.outcomes.iter().filter(|o| o.ran).count();
+        if ran > 0 {
+            let mean = self.batch_search_ns.load(Ordering::Relaxed) as f64 / ran as f64;
+            self.mean_search_ns = if self.mean_search_ns == 0.0 {
+                mean
+            } else {
+                self.mean_search_ns * 0.875 + mean * 0.125
+            };
         }
     }
 
