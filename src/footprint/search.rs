@@ -45,6 +45,8 @@ struct Node {
     cell: Cell,
     tick: u32,
     g: u32,
+    /// The estimate from here on, computed once when the node was made.
+    h: u32,
     parent: u32,
     action: u16,
     closed: bool,
@@ -110,6 +112,7 @@ impl FootprintSearch {
             cell: q.from,
             tick: t0,
             g: 0,
+            h: h0,
             parent: u32::MAX,
             action: 0,
             closed: false,
@@ -143,9 +146,7 @@ impl FootprintSearch {
                 self.aborted = true;
                 return false;
             }
-            let Some(hn) = h(n.cell) else {
-                continue;
-            };
+            let hn = n.h;
             if q.goal_wait_cost == 0 && n.cell == q.goal && holdable(n.cell, n.tick) {
                 self.write(id, set, grid, path, motions);
                 return true;
@@ -220,6 +221,7 @@ impl FootprintSearch {
                             cell: to,
                             tick: end,
                             g,
+                            h: hto,
                             parent: id,
                             action: k as u16,
                             closed: false,
