@@ -77,7 +77,7 @@ fn tiled_ticks_give_the_same_trajectories_for_any_thread_count() {
             reached > 300,
             "the run must do real work: {reached} reached"
         );
-        for threads in [2, 4] {
+        for threads in [2, 4, 8] {
             let (t, _) = run(&inst, threads, Budget::default());
             assert!(
                 t == reference,

@@ -999,6 +999,7 @@ impl WindowedHca {
         self.scheduler.begin_tiles(tiling.units.len());
         let turn = now as usize % 4;
         let colours = || (0..4).map(move |c| (turn + c) % 4);
+        tiling.order(turn);
         {
             let world_ref: &World = world;
             let search = WindowSearch {
@@ -1009,15 +1010,13 @@ impl WindowedHca {
                 window: w,
                 deadline,
             };
-            let order: [&[(usize, usize)]; 4] =
-                std::array::from_fn(|c| &tiling.colours[(turn + c) % 4][..]);
             // Not re-checked: since the search, only this tile's earlier
             // units (searched before it) and tiles too far off to reach
             // (see `Tiling`) have claimed cells. A full re-check cost a
             // fifth of the initial planning of the 512² stress map.
             self.scheduler.run_tiles(
                 &tiling.units,
-                &order,
+                tiling.graph(),
                 deadline,
                 |a, scratch| search.run(a, scratch),
                 |a, path| world_ref.claim_replacement(a, path, false),

@@ -13,7 +13,9 @@
 
 use std::time::Instant;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use parking_lot::Mutex;
 use rayon::prelude::*;
@@ -98,6 +100,30 @@ type BatchItem<'a> = (
     ),
 );
 
+/// The tiles of a tiled planning ([`Scheduler::run_tiles`]) as a graph:
+/// each tile a range of the units, in the order one thread would plan
+/// them, and the tiles that must wait for it (whose units may read what
+/// its units claim).
+#[derive(Clone, Copy, Debug)]
+pub struct TileGraph<'a> {
+    /// Each tile's consecutive range of the units.
+    pub ranges: &'a [(usize, usize)],
+    /// How many earlier tiles each tile waits for.
+    pub waits_for: &'a [u8],
+    /// The later tiles waiting for tile `t`:
+    /// `followers[follower_start[t]..follower_start[t + 1]]`.
+    pub followers: &'a [u32],
+    /// See `followers`: one more entry than there are tiles.
+    pub follower_start: &'a [u32],
+}
+
+impl TileGraph<'_> {
+    /// The tiles waiting for tile `t`.
+    pub fn followers_of(&self, t: usize) -> &[u32] {
+        &self.followers[self.follower_start[t] as usize..self.follower_start[t + 1] as usize]
+    }
+}
+
 /// A pool of workers and the buffers a batch's results go into.
 pub struct Scheduler {
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
@@ -117,6 +143,10 @@ pub struct Scheduler {
     /// A search's wall-clock time, smoothed over recent batches (see
     /// [`Scheduler::mean_search_ns`]).
     mean_search_ns: f64,
+    /// Per tile of [`Scheduler::run_tiles`], the earlier tiles it still
+    /// waits for; and the tiles ready to plan, lowest first.
+    pending: Vec<AtomicU32>,
+    ready: Mutex<BinaryHeap<Reverse<u32>>>,
 }
 
 impl Scheduler {
@@ -154,6 +184,8 @@ impl Scheduler {
             serial: false,
             batch_search_ns: AtomicU64::new(0),
             mean_search_ns: 0.0,
+            pending: Vec::new(),
+            ready: Mutex::new(BinaryHeap::new()),
         }
     }
 
@@ -341,23 +373,22 @@ impl Scheduler {
         }
     }
 
-    /// Plans the tiles of `units`, colour after colour: each of `colours`
-    /// is a run of consecutive ranges of `units`, tiles whose units'
-    /// searches and claims never meet (see [`crate::planner::tiles`]), and
-    /// its tiles are planned in parallel, each tile's units in order on one
-    /// worker: `search(unit, scratch)` as in [`Self::run_batch`], and a plan
-    /// found is handed at once to `claim(unit, plan)`, which puts it in the
-    /// table (returning whether it could), so the tile's next unit plans
-    /// around it. No serial commit, and no search is ever re-run for a
-    /// conflict. The `i`-th unit's outcome, plan (if claimed) and extra
-    /// cells land in slot `i` of the buffers [`Self::begin_tiles`] readied.
-    /// The outcome depends on the tiles and their order, never on the
-    /// threads. The pool is entered once for all the colours: each entry
-    /// from outside wakes its workers again.
+    /// Plans the tiles of `graph`: each tile's units (its range of
+    /// `units`) in order on one worker, `search(unit, scratch)` as in
+    /// [`Self::run_batch`], and a plan found handed at once to
+    /// `claim(unit, plan)`, which puts it in the table (returning whether
+    /// it could), so the tile's next unit plans around it. A tile starts
+    /// once the tiles it waits for are done; tiles that wait for none of
+    /// each other run at once on the workers. No serial commit, and no
+    /// search is ever re-run for a conflict. The `i`-th unit's outcome,
+    /// plan (if claimed) and extra cells land in slot `i` of the buffers
+    /// [`Self::begin_tiles`] readied. The outcome depends on the graph and
+    /// the order of units, never on the threads. The pool is entered once:
+    /// each entry from outside wakes its workers again.
     pub fn run_tiles<S, C>(
         &mut self,
         units: &[Slot],
-        colours: &[&[(usize, usize)]],
+        graph: TileGraph<'_>,
         deadline: Option<Instant>,
         search: S,
         claim: C,
@@ -365,37 +396,87 @@ impl Scheduler {
         S: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
         C: Fn(Slot, &[Cell]) -> bool + Sync,
     {
-        let stride = self.stride;
+        let tiles = graph.ranges.len();
+        debug_assert!(
+            graph
+                .ranges
+                .windows(2)
+                .all(|r| r[0].1 <= r[1].0 || r[1].1 <= r[0].0),
+            "tiles do not overlap"
+        );
+        let out = SharedSlots::new(
+            &mut self.outcomes,
+            &mut self.paths,
+            &mut self.extras,
+            self.stride,
+        );
         let job = TileJob {
-            units,
             workers: &self.workers,
-            stride,
+            stride: self.stride,
             deadline,
             search: &search,
             claim: &claim,
         };
-        let (outcomes, paths, extras) = (&mut self.outcomes, &mut self.paths, &mut self.extras);
-        let mut plan = |parallel: bool| {
-            for ranges in colours {
-                let (Some(&(first, _)), Some(&(_, last))) = (ranges.first(), ranges.last()) else {
+        let parallel = self.pool.is_some() && !self.serial && tiles > 1;
+        if !parallel {
+            // In order: every tile after those it waits for.
+            for &(s, e) in graph.ranges {
+                job.tile(&units[s..e], out.range(s, e));
+            }
+            return;
+        }
+        if self.pending.len() < tiles {
+            self.pending.resize_with(tiles, || AtomicU32::new(0));
+        }
+        {
+            let mut ready = self.ready.lock();
+            ready.clear();
+            for (t, (&w, pending)) in graph.waits_for.iter().zip(&self.pending).enumerate() {
+                pending.store(w as u32, Ordering::Relaxed);
+                if w == 0 {
+                    ready.push(Reverse(t as u32));
+                }
+            }
+        }
+        let (pending, ready, threads) = (&self.pending[..tiles], &self.ready, self.threads);
+        let done = AtomicUsize::new(0);
+        // A search that panics leaves its tile unfinished: the other
+        // workers stop waiting for it, and the panic reaches the caller.
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        let work = || {
+            let _guard = PanicFlag(&failed);
+            let mut idle = 0u32;
+            loop {
+                let next = ready.lock().pop();
+                let Some(Reverse(t)) = next else {
+                    if done.load(Ordering::Acquire) == tiles || failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    // Another worker's tile will free one: spin a little,
+                    // then let the system run that worker.
+                    idle += 1;
+                    if idle < 64 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
                     continue;
                 };
-                debug_assert!(
-                    ranges.windows(2).all(|r| r[0].1 == r[1].0),
-                    "tiles are consecutive"
-                );
-                let out = TileSlots {
-                    outcomes: &mut outcomes[first..last],
-                    paths: &mut paths[first * stride..last * stride],
-                    extras: &mut extras[first * stride..last * stride],
-                };
-                job.split(ranges, first, out, parallel);
+                idle = 0;
+                let (s, e) = graph.ranges[t as usize];
+                job.tile(&units[s..e], out.range(s, e));
+                for &f in graph.followers_of(t as usize) {
+                    // AcqRel: the last tile to finish before `f` hands
+                    // `f`'s worker every claim of the tiles it waited for.
+                    if pending[f as usize].fetch_sub(1, Ordering::AcqRel) == 1 {
+                        ready.lock().push(Reverse(f));
+                    }
+                }
+                done.fetch_add(1, Ordering::AcqRel);
             }
         };
-        match &self.pool {
-            Some(pool) if !self.serial => pool.install(|| plan(true)),
-            _ => plan(false),
-        }
+        let pool = self.pool.as_ref().expect("parallel only with a pool");
+        pool.install(|| spread(threads, &work));
     }
 
     /// The outcome of the `i`-th search of the last batch.
@@ -434,30 +515,97 @@ struct TileSlots<'a> {
     extras: &'a mut [Cell],
 }
 
-impl<'a> TileSlots<'a> {
-    /// The slots of the first `at` units, and those of the rest.
-    fn split_at(self, at: usize, stride: usize) -> (TileSlots<'a>, TileSlots<'a>) {
-        let (o0, o1) = self.outcomes.split_at_mut(at);
-        let (p0, p1) = self.paths.split_at_mut(at * stride);
-        let (x0, x1) = self.extras.split_at_mut(at * stride);
-        (
+/// The result buffers of a tiled planning, shared by the workers, each
+/// tile writing only its own units' slots ([`SharedSlots::range`]).
+struct SharedSlots<'a> {
+    outcomes: *mut SearchOutcome,
+    paths: *mut Cell,
+    extras: *mut Cell,
+    units: usize,
+    stride: usize,
+    _buffers: std::marker::PhantomData<&'a mut [Cell]>,
+}
+
+// SAFETY: the pointers are to the scheduler's buffers, borrowed mutably
+// for the lifetime of the value; workers reach them only through
+// `range`, whose callers hand each range of units to one tile at a time.
+unsafe impl Send for SharedSlots<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for SharedSlots<'_> {}
+
+impl<'a> SharedSlots<'a> {
+    /// The slots of every unit, `stride` cells of path and of extras each.
+    fn new(
+        outcomes: &'a mut [SearchOutcome],
+        paths: &'a mut [Cell],
+        extras: &'a mut [Cell],
+        stride: usize,
+    ) -> Self {
+        let units = outcomes.len();
+        assert!(paths.len() >= units * stride && extras.len() >= units * stride);
+        SharedSlots {
+            outcomes: outcomes.as_mut_ptr(),
+            paths: paths.as_mut_ptr(),
+            extras: extras.as_mut_ptr(),
+            units,
+            stride,
+            _buffers: std::marker::PhantomData,
+        }
+    }
+
+    /// The slots of units `s..e`. Each tile's range is planned once, by
+    /// one worker, and tiles' ranges do not overlap (`run_tiles` asserts
+    /// it in debug builds), so no two workers ever hold one slot.
+    #[allow(clippy::mut_from_ref)]
+    fn range(&self, s: usize, e: usize) -> TileSlots<'_> {
+        assert!(
+            s <= e && e <= self.units,
+            "a tile's units are among the slots"
+        );
+        let stride = self.stride;
+        // SAFETY: `s..e` lies within the buffers (asserted above; the
+        // paths and extras hold `stride` cells a unit), and no other live
+        // slice covers it (see the doc comment): the ranges of distinct
+        // tiles are disjoint and each tile is planned exactly once, after
+        // `pending` counted down to it (or in order, on one thread).
+        unsafe {
             TileSlots {
-                outcomes: o0,
-                paths: p0,
-                extras: x0,
-            },
-            TileSlots {
-                outcomes: o1,
-                paths: p1,
-                extras: x1,
-            },
-        )
+                outcomes: std::slice::from_raw_parts_mut(self.outcomes.add(s), e - s),
+                paths: std::slice::from_raw_parts_mut(self.paths.add(s * stride), (e - s) * stride),
+                extras: std::slice::from_raw_parts_mut(
+                    self.extras.add(s * stride),
+                    (e - s) * stride,
+                ),
+            }
+        }
+    }
+}
+
+/// Raises its flag if dropped by a panic.
+struct PanicFlag<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for PanicFlag<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Runs `work` on `threads` of the pool at once: halves joined, so the
+/// pool's workers steal them (and a worker that finds no thief runs both
+/// halves in turn, which `run_tiles`'s loop allows). Allocates nothing.
+fn spread(threads: usize, work: &(impl Fn() + Sync)) {
+    if threads <= 1 {
+        work();
+    } else {
+        let half = threads / 2;
+        rayon::join(|| spread(half, work), || spread(threads - half, work));
     }
 }
 
 /// What every tile of one [`Scheduler::run_tiles`] shares.
 struct TileJob<'a, S, C> {
-    units: &'a [Slot],
     workers: &'a [Mutex<WorkerScratch>],
     stride: usize,
     deadline: Option<Instant>,
@@ -470,29 +618,6 @@ where
     S: Fn(Slot, &mut WorkerScratch) -> Option<(bool, u32)> + Sync,
     C: Fn(Slot, &[Cell]) -> bool + Sync,
 {
-    /// Plans `ranges` (the first starting at unit `base`, its slots
-    /// `out`), halving them onto the pool's workers with `rayon::join`
-    /// while `parallel` (work-stealing, and no allocation: the halves of
-    /// the slots are borrowed, not collected).
-    fn split(&self, ranges: &[(usize, usize)], base: usize, out: TileSlots<'_>, parallel: bool) {
-        if let [(s, e)] = *ranges {
-            return self.tile(&self.units[s..e], out);
-        }
-        let mid = ranges.len() / 2;
-        let at = ranges[mid].0;
-        let (left, right) = out.split_at(at - base, self.stride);
-        let (first, second) = ranges.split_at(mid);
-        if parallel {
-            rayon::join(
-                || self.split(first, base, left, true),
-                || self.split(second, at, right, true),
-            );
-        } else {
-            self.split(first, base, left, false);
-            self.split(second, at, right, false);
-        }
-    }
-
     /// Searches and claims one tile's units in order, on this worker.
     fn tile(&self, units: &[Slot], out: TileSlots<'_>) {
         let stride = self.stride;
@@ -527,5 +652,124 @@ where
                 committed,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// On a pool of eight threads (more than the cores, so workers are
+    /// preempted mid-tile), a random graph of tiles runs every unit once,
+    /// each tile only after every tile it waits for has claimed all its
+    /// plans, with each unit's outcome and plan in its own slot: many
+    /// times over, and the same on one thread.
+    #[test]
+    fn tiles_run_once_each_after_the_tiles_they_wait_for() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for threads in [1, 8] {
+            let mut scheduler = Scheduler::new(threads, 4, 64);
+            for _ in 0..50 {
+                let tiles = rng.gen_range(1..60usize);
+                let sizes: Vec<usize> = (0..tiles).map(|_| rng.gen_range(1..5)).collect();
+                let mut ranges = Vec::new();
+                let mut tile_of = Vec::new();
+                for (t, &n) in sizes.iter().enumerate() {
+                    let s = tile_of.len();
+                    ranges.push((s, s + n));
+                    tile_of.extend(std::iter::repeat_n(t, n));
+                }
+                // Edges from earlier tiles to later ones only: a DAG.
+                let mut waits_for = vec![0u8; tiles];
+                let mut before: Vec<Vec<usize>> = vec![Vec::new(); tiles];
+                let (mut followers, mut follower_start) = (Vec::new(), Vec::new());
+                for t in 0..tiles {
+                    follower_start.push(followers.len() as u32);
+                    for f in t + 1..tiles {
+                        if waits_for[f] < 8 && rng.gen_bool(0.1) {
+                            followers.push(f as u32);
+                            waits_for[f] += 1;
+                            before[f].push(t);
+                        }
+                    }
+                }
+                follower_start.push(followers.len() as u32);
+                let graph = TileGraph {
+                    ranges: &ranges,
+                    waits_for: &waits_for,
+                    followers: &followers,
+                    follower_start: &follower_start,
+                };
+                let units: Vec<Slot> = (0..tile_of.len() as u32).map(Slot).collect();
+                let claimed: Vec<AtomicUsize> = (0..tiles).map(|_| AtomicUsize::new(0)).collect();
+                let searched: Vec<AtomicUsize> =
+                    (0..units.len()).map(|_| AtomicUsize::new(0)).collect();
+                scheduler.begin_tiles(units.len());
+                scheduler.run_tiles(
+                    &units,
+                    graph,
+                    None,
+                    |a, scratch| {
+                        let t = tile_of[a.index()];
+                        for &p in &before[t] {
+                            assert_eq!(
+                                claimed[p].load(Ordering::Acquire),
+                                sizes[p],
+                                "tile {t} ran before tile {p} was done"
+                            );
+                        }
+                        searched[a.index()].fetch_add(1, Ordering::Relaxed);
+                        scratch.path.clear();
+                        scratch.path.push(Cell(a.0));
+                        Some((true, 1))
+                    },
+                    |a, _| {
+                        claimed[tile_of[a.index()]].fetch_add(1, Ordering::Release);
+                        true
+                    },
+                );
+                assert!(searched.iter().all(|n| n.load(Ordering::Relaxed) == 1));
+                for (i, a) in units.iter().enumerate() {
+                    assert!(scheduler.outcome(i).committed);
+                    assert_eq!(scheduler.path(i), &[Cell(a.0)]);
+                }
+            }
+        }
+    }
+
+    /// A search that panics on a worker reaches the caller as a panic,
+    /// not as the other workers waiting for its tile for good.
+    #[test]
+    fn a_panicking_search_in_a_tile_does_not_hang_the_others() {
+        let mut scheduler = Scheduler::new(4, 4, 64);
+        let ranges: Vec<(usize, usize)> = (0..8).map(|t| (t, t + 1)).collect();
+        // A chain: each tile waits for the one before.
+        let waits_for: Vec<u8> = (0..8).map(|t| u8::from(t > 0)).collect();
+        let followers: Vec<u32> = (1..8).collect();
+        let follower_start: Vec<u32> = (0..8).chain([7]).collect();
+        let graph = TileGraph {
+            ranges: &ranges,
+            waits_for: &waits_for,
+            followers: &followers,
+            follower_start: &follower_start,
+        };
+        let units: Vec<Slot> = (0..8).map(Slot).collect();
+        scheduler.begin_tiles(units.len());
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            scheduler.run_tiles(
+                &units,
+                graph,
+                None,
+                |a, scratch| {
+                    assert!(a != Slot(3), "a search's bug");
+                    scratch.path.clear();
+                    Some((false, 1))
+                },
+                |_, _| true,
+            )
+        }));
+        assert!(run.is_err());
     }
 }
