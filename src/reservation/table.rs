@@ -305,7 +305,26 @@ impl ReservationTable {
         table.homes = (0..cells as u32)
             .map(|c| table.compute_home(Cell(c)) as u32)
             .collect();
+        table.touch_pages();
         table
+    }
+
+    /// Writes a word of every page of the per-cell words and claim bits.
+    /// Allocated zeroed, they are mapped lazily: each first read of a page
+    /// is a page fault, and 10,000 units' first searches on a large map
+    /// read thousands of pages (on two threads, faults wait for each
+    /// other in the kernel). Taken here, at set-up, instead.
+    fn touch_pages(&self) {
+        const WORDS_PER_PAGE: usize = 4096 / 8;
+        let words = self
+            .holds
+            .iter()
+            .chain(&self.requests)
+            .step_by(WORDS_PER_PAGE)
+            .chain(self.layers.iter().flat_map(|l| l.claimed.iter().step_by(WORDS_PER_PAGE)));
+        for w in words {
+            w.store(0, Ordering::Relaxed);
+        }
     }
 
     /// The current tick.
