@@ -4,7 +4,8 @@
 //! threads in the same run, over ticks 100 to 300 of the scenario (the
 //! simulation restarts, untimed, when it gets there), so the ratio is the
 //! parallel speed-up on the CLI run's ticks; and asserts the ticks stayed
-//! collision-free.
+//! collision-free. Times the initial planning of the same 10,000 units on
+//! 1 and 2 threads too (a fresh simulation each time, built untimed).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -60,5 +61,38 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench_initial(c: &mut Criterion) {
+    let grid = Arc::new(generate_map(
+        "512x512:0.1".parse().unwrap(),
+        Connectivity::Four,
+        1,
+    ));
+    let inst = random_instance(grid, 10_000, 1).unwrap();
+    let mut g = c.benchmark_group("stress_512x512_10k_units");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(8));
+    for threads in [1, 2] {
+        let config = SimConfig {
+            planner: PlannerKind::Whca { window: 16 },
+            threads,
+            ..SimConfig::default()
+        };
+        g.bench_function(format!("whca16_initial_planning_{threads}_threads"), |b| {
+            b.iter_custom(|iters| {
+                let mut planning = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut sim = Simulation::new(&inst, config).expect("a valid instance");
+                    let t = Instant::now();
+                    sim.initialize();
+                    planning += t.elapsed();
+                    assert_eq!(sim.summary().collisions, 0);
+                }
+                planning
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_initial);
 criterion_main!(benches);
