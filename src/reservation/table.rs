@@ -321,7 +321,11 @@ impl ReservationTable {
             .iter()
             .chain(&self.requests)
             .step_by(WORDS_PER_PAGE)
-            .chain(self.layers.iter().flat_map(|l| l.claimed.iter().step_by(WORDS_PER_PAGE)));
+            .chain(
+                self.layers
+                    .iter()
+                    .flat_map(|l| l.claimed.iter().step_by(WORDS_PER_PAGE)),
+            );
         for w in words {
             w.store(0, Ordering::Relaxed);
         }
