@@ -147,6 +147,8 @@ pub struct Scheduler {
     /// waits for; and the tiles ready to plan, lowest first.
     pending: Vec<AtomicU32>,
     ready: Mutex<BinaryHeap<Reverse<u32>>>,
+    /// Per unit of [`Scheduler::run_tiles`], its tile (checking the graph).
+    unit_tile: Vec<u32>,
 }
 
 impl Scheduler {
@@ -186,6 +188,7 @@ impl Scheduler {
             mean_search_ns: 0.0,
             pending: Vec::new(),
             ready: Mutex::new(BinaryHeap::new()),
+            unit_tile: Vec::new(),
         }
     }
 
@@ -397,13 +400,7 @@ impl Scheduler {
         C: Fn(Slot, &[Cell]) -> bool + Sync,
     {
         let tiles = graph.ranges.len();
-        debug_assert!(
-            graph
-                .ranges
-                .windows(2)
-                .all(|r| r[0].1 <= r[1].0 || r[1].1 <= r[0].0),
-            "tiles do not overlap"
-        );
+        self.check_graph(graph, units.len());
         let out = SharedSlots::new(
             &mut self.outcomes,
             &mut self.paths,
@@ -424,9 +421,6 @@ impl Scheduler {
                 job.tile(&units[s..e], out.range(s, e));
             }
             return;
-        }
-        if self.pending.len() < tiles {
-            self.pending.resize_with(tiles, || AtomicU32::new(0));
         }
         {
             let mut ready = self.ready.lock();
@@ -477,6 +471,51 @@ impl Scheduler {
         };
         let pool = self.pool.as_ref().expect("parallel only with a pool");
         pool.install(|| spread(threads, &work));
+    }
+
+    /// Panics unless `graph` is one [`Self::run_tiles`] can run over
+    /// `units` units: tiles' ranges within the units and apart (each
+    /// tile's slots are written by one worker, with no lock), every edge
+    /// leading to a later tile (so no cycle), and each tile waiting for as
+    /// many tiles as lead to it (so each runs exactly once, and the workers
+    /// never wait for good). Leaves `pending` sized for the tiles.
+    fn check_graph(&mut self, graph: TileGraph<'_>, units: usize) {
+        let tiles = graph.ranges.len();
+        assert!(
+            graph.waits_for.len() == tiles && graph.follower_start.len() == tiles + 1,
+            "one entry per tile"
+        );
+        if self.pending.len() < tiles {
+            self.pending.resize_with(tiles, || AtomicU32::new(0));
+        }
+        self.unit_tile.clear();
+        self.unit_tile.resize(units, u32::MAX);
+        for (t, &(s, e)) in graph.ranges.iter().enumerate() {
+            assert!(s <= e && e <= units, "tile {t}'s units are among the units");
+            for owner in &mut self.unit_tile[s..e] {
+                assert!(*owner == u32::MAX, "tiles {owner} and {t} share a unit");
+                *owner = t as u32;
+            }
+        }
+        for p in &self.pending[..tiles] {
+            p.store(0, Ordering::Relaxed);
+        }
+        for t in 0..tiles {
+            for &f in graph.followers_of(t) {
+                assert!(
+                    (f as usize) > t && (f as usize) < tiles,
+                    "tile {t} leads to a later tile"
+                );
+                self.pending[f as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        for (t, (&w, p)) in graph.waits_for.iter().zip(&self.pending).enumerate() {
+            assert_eq!(
+                w as u32,
+                p.load(Ordering::Relaxed),
+                "tile {t} waits for the tiles leading to it"
+            );
+        }
     }
 
     /// The outcome of the `i`-th search of the last batch.
@@ -554,8 +593,8 @@ impl<'a> SharedSlots<'a> {
     }
 
     /// The slots of units `s..e`. Each tile's range is planned once, by
-    /// one worker, and tiles' ranges do not overlap (`run_tiles` asserts
-    /// it in debug builds), so no two workers ever hold one slot.
+    /// one worker, and tiles' ranges do not overlap (`run_tiles` checks
+    /// both), so no two workers ever hold one slot.
     #[allow(clippy::mut_from_ref)]
     fn range(&self, s: usize, e: usize) -> TileSlots<'_> {
         assert!(
@@ -669,9 +708,12 @@ mod tests {
     #[test]
     fn tiles_run_once_each_after_the_tiles_they_wait_for() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
+        // Miri (`.ci/miri tiles_run_once`) checks the unsafe sharing of
+        // the result slots on a few graphs.
+        let graphs = if cfg!(miri) { 3 } else { 50 };
         for threads in [1, 8] {
             let mut scheduler = Scheduler::new(threads, 4, 64);
-            for _ in 0..50 {
+            for _ in 0..graphs {
                 let tiles = rng.gen_range(1..60usize);
                 let sizes: Vec<usize> = (0..tiles).map(|_| rng.gen_range(1..5)).collect();
                 let mut ranges = Vec::new();
@@ -771,5 +813,47 @@ mod tests {
             )
         }));
         assert!(run.is_err());
+    }
+
+    /// A graph whose tiles share a unit, or whose counts of tiles to wait
+    /// for do not match its edges, is refused before any search runs:
+    /// workers writing one slot at once, or waiting for good, never start.
+    #[test]
+    fn a_graph_that_cannot_run_is_refused() {
+        let units: Vec<Slot> = (0..4).map(Slot).collect();
+        let bad: [(&[(usize, usize)], &[u8], &[u32], &[u32]); 3] = [
+            // Tiles 0 and 1 share unit 1.
+            (&[(0, 2), (1, 3)], &[0, 0], &[], &[0, 0, 0]),
+            // Tile 1 waits for two tiles, one leads to it.
+            (&[(0, 2), (2, 4)], &[0, 2], &[1], &[0, 1, 1]),
+            // An edge back to an earlier tile.
+            (&[(0, 2), (2, 4)], &[1, 0], &[0], &[0, 0, 1]),
+        ];
+        for (ranges, waits_for, followers, follower_start) in bad {
+            let mut scheduler = Scheduler::new(2, 4, 64);
+            scheduler.begin_tiles(units.len());
+            let graph = TileGraph {
+                ranges,
+                waits_for,
+                followers,
+                follower_start,
+            };
+            let searched = AtomicUsize::new(0);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                scheduler.run_tiles(
+                    &units,
+                    graph,
+                    None,
+                    |_, scratch| {
+                        searched.fetch_add(1, Ordering::Relaxed);
+                        scratch.path.clear();
+                        Some((false, 1))
+                    },
+                    |_, _| true,
+                )
+            }));
+            assert!(run.is_err(), "{ranges:?} {waits_for:?} {followers:?}");
+            assert_eq!(searched.load(Ordering::Relaxed), 0);
+        }
     }
 }
