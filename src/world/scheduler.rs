@@ -821,23 +821,23 @@ mod tests {
     #[test]
     fn a_graph_that_cannot_run_is_refused() {
         let units: Vec<Slot> = (0..4).map(Slot).collect();
-        let bad: [(&[(usize, usize)], &[u8], &[u32], &[u32]); 3] = [
+        let graph = |ranges, waits_for, followers, follower_start| TileGraph {
+            ranges,
+            waits_for,
+            followers,
+            follower_start,
+        };
+        let bad = [
             // Tiles 0 and 1 share unit 1.
-            (&[(0, 2), (1, 3)], &[0, 0], &[], &[0, 0, 0]),
+            graph(&[(0, 2), (1, 3)], &[0, 0], &[], &[0, 0, 0]),
             // Tile 1 waits for two tiles, one leads to it.
-            (&[(0, 2), (2, 4)], &[0, 2], &[1], &[0, 1, 1]),
+            graph(&[(0, 2), (2, 4)], &[0, 2], &[1], &[0, 1, 1]),
             // An edge back to an earlier tile.
-            (&[(0, 2), (2, 4)], &[1, 0], &[0], &[0, 0, 1]),
+            graph(&[(0, 2), (2, 4)], &[1, 0], &[0], &[0, 0, 1]),
         ];
-        for (ranges, waits_for, followers, follower_start) in bad {
+        for graph in bad {
             let mut scheduler = Scheduler::new(2, 4, 64);
             scheduler.begin_tiles(units.len());
-            let graph = TileGraph {
-                ranges,
-                waits_for,
-                followers,
-                follower_start,
-            };
             let searched = AtomicUsize::new(0);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 scheduler.run_tiles(
@@ -852,7 +852,7 @@ mod tests {
                     |_, _| true,
                 )
             }));
-            assert!(run.is_err(), "{ranges:?} {waits_for:?} {followers:?}");
+            assert!(run.is_err(), "{graph:?}");
             assert_eq!(searched.load(Ordering::Relaxed), 0);
         }
     }
