@@ -12,16 +12,21 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use throng::engine::{SimConfig, Simulation};
-use throng::map::{generate_map, random_instance, Connectivity};
+use throng::map::{generate_map, random_instance, Connectivity, Instance};
 use throng::planner::PlannerKind;
 
-fn bench(c: &mut Criterion) {
+/// 10,000 units on the generated 512×512 map of `profiles/stress-10k.toml`.
+fn stress_instance() -> Instance {
     let grid = Arc::new(generate_map(
         "512x512:0.1".parse().unwrap(),
         Connectivity::Four,
         1,
     ));
-    let inst = random_instance(grid, 10_000, 1).unwrap();
+    random_instance(grid, 10_000, 1).unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let inst = stress_instance();
     let mut g = c.benchmark_group("stress_512x512_10k_units");
     g.sample_size(10);
     for threads in [1, 2] {
@@ -62,12 +67,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn bench_initial(c: &mut Criterion) {
-    let grid = Arc::new(generate_map(
-        "512x512:0.1".parse().unwrap(),
-        Connectivity::Four,
-        1,
-    ));
-    let inst = random_instance(grid, 10_000, 1).unwrap();
+    let inst = stress_instance();
     let mut g = c.benchmark_group("stress_512x512_10k_units");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(8));

@@ -216,16 +216,23 @@ mod tests {
     use super::*;
     use crate::map::{generate_map, Connectivity};
 
+    /// A 150×97 open map, 8-connected, and a unit on every `step`-th cell
+    /// (the unit's slot is its cell's number).
+    fn open_map_with_units_every(step: usize) -> (Grid, Vec<(Slot, Cell)>) {
+        let g = generate_map("150x97:0.0".parse().unwrap(), Connectivity::Eight, 1);
+        let cells = (0..g.cell_count() as u32)
+            .step_by(step)
+            .map(|c| (Slot(c), Cell(c)))
+            .collect();
+        (g, cells)
+    }
+
     /// Every unit appears once; units of two tiles of one colour are more
     /// than `2 (w + 1)` moves apart; within a tile the given order holds.
     #[test]
     fn tiles_of_one_colour_are_far_apart() {
-        let g = generate_map("150x97:0.0".parse().unwrap(), Connectivity::Eight, 1);
+        let (g, cells) = open_map_with_units_every(7);
         let w = 8;
-        let cells: Vec<(Slot, Cell)> = (0..g.cell_count() as u32)
-            .step_by(7)
-            .map(|c| (Slot(c), Cell(c)))
-            .collect();
         let tiling = Tiling::new(&g, w, cells.iter().copied());
         let mut seen: Vec<u32> = tiling.units.iter().map(|a| a.0).collect();
         seen.sort_unstable();
@@ -259,12 +266,8 @@ mod tests {
     /// the earlier waiting for nothing of the later.
     #[test]
     fn tiles_within_reach_wait_for_each_other_in_colour_order() {
-        let g = generate_map("150x97:0.0".parse().unwrap(), Connectivity::Eight, 1);
+        let (g, cells) = open_map_with_units_every(5);
         let w = 8;
-        let cells: Vec<(Slot, Cell)> = (0..g.cell_count() as u32)
-            .step_by(5)
-            .map(|c| (Slot(c), Cell(c)))
-            .collect();
         let mut tiling = Tiling::new(&g, w, cells.iter().copied());
         for turn in 0..4 {
             tiling.order(turn);
