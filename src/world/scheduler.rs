@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use parking_lot::Mutex;
 use rayon::prelude::*;
@@ -146,9 +146,7 @@ pub struct Scheduler {
     /// Per tile of [`Scheduler::run_tiles`], the earlier tiles it still
     /// waits for; and the tiles ready to plan, lowest first.
     pending: Vec<AtomicU32>,
-    ready: Mutex<TileQueue>,
-    /// Wakes the workers of [`Scheduler::run_tiles`] waiting for a tile.
-    woken: parking_lot::Condvar,
+    ready: Mutex<BinaryHeap<Reverse<u32>>>,
     /// Per unit of [`Scheduler::run_tiles`], its tile (checking the graph).
     unit_tile: Vec<u32>,
 }
@@ -189,8 +187,7 @@ impl Scheduler {
             batch_search_ns: AtomicU64::new(0),
             mean_search_ns: 0.0,
             pending: Vec::new(),
-            ready: Mutex::new(TileQueue::default()),
-            woken: parking_lot::Condvar::new(),
+            ready: Mutex::new(BinaryHeap::new()),
             unit_tile: Vec::new(),
         }
     }
@@ -426,68 +423,50 @@ impl Scheduler {
             return;
         }
         {
-            let mut queue = self.ready.lock();
-            queue.tiles.clear();
-            queue.done = 0;
-            queue.failed = false;
+            let mut ready = self.ready.lock();
+            ready.clear();
             for (t, (&w, pending)) in graph.waits_for.iter().zip(&self.pending).enumerate() {
                 pending.store(w as u32, Ordering::Relaxed);
                 if w == 0 {
-                    queue.tiles.push(Reverse(t as u32));
+                    ready.push(Reverse(t as u32));
                 }
             }
         }
-        let (pending, ready, woken) = (&self.pending[..tiles], &self.ready, &self.woken);
-        let threads = self.threads;
+        let (pending, ready, threads) = (&self.pending[..tiles], &self.ready, self.threads);
+        let done = AtomicUsize::new(0);
+        // A search that panics leaves its tile unfinished: the other
+        // workers stop waiting for it, and the panic reaches the caller.
+        let failed = std::sync::atomic::AtomicBool::new(false);
         let work = || {
-            // A search that panics leaves its tile unfinished: the other
-            // workers stop waiting for it, and the panic reaches the caller.
-            let _guard = PanicFlag { ready, woken };
-            let mut queue = ready.lock();
-            let mut spins = 0;
+            let _guard = PanicFlag(&failed);
+            let mut idle = 0u32;
             loop {
-                let Some(Reverse(t)) = queue.tiles.pop() else {
-                    if queue.done == tiles || queue.failed {
+                let next = ready.lock().pop();
+                let Some(Reverse(t)) = next else {
+                    if done.load(Ordering::Acquire) == tiles || failed.load(Ordering::Relaxed) {
                         return;
                     }
                     // Another worker's tile will free one: spin a little,
-                    // then sleep until one is freed. (A worker spinning
-                    // on, or yielding in a loop, slowed the other core's
-                    // searches down on a virtual machine.)
-                    if spins < 64 {
-                        spins += 1;
-                        drop(queue);
+                    // then let the system run that worker.
+                    idle += 1;
+                    if idle < 64 {
                         std::hint::spin_loop();
-                        queue = ready.lock();
                     } else {
-                        woken.wait(&mut queue);
+                        std::thread::yield_now();
                     }
                     continue;
                 };
-                drop(queue);
-                spins = 0;
+                idle = 0;
                 let (s, e) = graph.ranges[t as usize];
                 job.tile(&units[s..e], out.range(s, e));
-                queue = ready.lock();
-                let before = queue.tiles.len();
                 for &f in graph.followers_of(t as usize) {
-                    // The queue's lock hands `f`'s worker every claim of
-                    // the tiles it waited for.
-                    if pending[f as usize].fetch_sub(1, Ordering::Relaxed) == 1 {
-                        queue.tiles.push(Reverse(f));
+                    // AcqRel: the last tile to finish before `f` hands
+                    // `f`'s worker every claim of the tiles it waited for.
+                    if pending[f as usize].fetch_sub(1, Ordering::AcqRel) == 1 {
+                        ready.lock().push(Reverse(f));
                     }
                 }
-                queue.done += 1;
-                // This worker takes one of the tiles it freed; the others
-                // are for sleeping workers (all of them at the end).
-                let freed = queue.tiles.len() - before;
-                if queue.done == tiles {
-                    woken.notify_all();
-                } else {
-                    for _ in 1..freed {
-                        woken.notify_one();
-                    }
-                }
+                done.fetch_add(1, Ordering::AcqRel);
             }
         };
         let pool = self.pool.as_ref().expect("parallel only with a pool");
@@ -641,29 +620,15 @@ impl<'a> SharedSlots<'a> {
     }
 }
 
-/// Marks the tiled planning failed, and wakes its workers, if dropped by
-/// a panic.
-struct PanicFlag<'a> {
-    ready: &'a Mutex<TileQueue>,
-    woken: &'a parking_lot::Condvar,
-}
+/// Raises its flag if dropped by a panic.
+struct PanicFlag<'a>(&'a std::sync::atomic::AtomicBool);
 
 impl Drop for PanicFlag<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.ready.lock().failed = true;
-            self.woken.notify_all();
+            self.0.store(true, Ordering::Relaxed);
         }
     }
-}
-
-/// The tiles ready to plan (lowest first), how many are done, and whether
-/// a search panicked: what the workers of [`Scheduler::run_tiles`] share.
-#[derive(Default)]
-struct TileQueue {
-    tiles: BinaryHeap<Reverse<u32>>,
-    done: usize,
-    failed: bool,
 }
 
 /// Runs `work` on `threads` of the pool at once: halves joined, so the
@@ -734,7 +699,6 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use std::sync::atomic::AtomicUsize;
 
     /// On a pool of eight threads (more than the cores, so workers are
     /// preempted mid-tile), a random graph of tiles runs every unit once,
