@@ -122,9 +122,7 @@ impl Tiling {
             *next += 1;
         }
     }
-}
 
-impl Tiling {
     /// Orders the tiles as a graph for [`crate::world::Scheduler::run_tiles`]
     /// ([`Tiling::graph`]): colour after colour, starting with colour
     /// `first` (the colours take turns going first), each tile waiting for

@@ -786,14 +786,12 @@ impl WindowedHca {
         budget: Budget,
         until: Option<Instant>,
     ) -> Round {
-        let tiled = if budget.nodes.is_some() {
+        let tiled = if !may_tile(due.len(), budget) {
             Round::default()
         } else if budget.wall_us.is_some() {
             self.tiles_under_budget(world, due, budget, until)
-        } else if due.len() >= MIN_TILED_DUE {
-            self.plan_tiles(world, due, usize::MAX, until)
         } else {
-            Round::default()
+            self.plan_tiles(world, due, usize::MAX, until)
         };
         let mut r = self.plan_units(world, due, budget, until);
         r.searches += tiled.searches;
@@ -888,8 +886,7 @@ impl WindowedHca {
     /// workers: no tiles, and a batch's searches worth less than
     /// [`MIN_POOL_BATCH_NS`] by the recent mean search.
     fn light_tick(&self, due: usize, budget: Budget) -> bool {
-        let tiled = budget.nodes.is_none() && (budget.wall_us.is_some() || due >= MIN_TILED_DUE);
-        !tiled
+        !may_tile(due, budget)
             && self.batch_size.min(due) as f64 * self.scheduler.mean_search_ns() < MIN_POOL_BATCH_NS
     }
 
@@ -2895,6 +2892,14 @@ fn search_cell_window(
         &|_| 0,
         out,
     )
+}
+
+/// Whether a tick of `due` units under `budget` plans one-cell units in
+/// tiles (see `plan_due`): never under a node budget, whose count must not
+/// depend on the threads; always under a wall-clock one (for their share
+/// of it); without a budget, when at least [`MIN_TILED_DUE`] are due.
+fn may_tile(due: usize, budget: Budget) -> bool {
+    budget.nodes.is_none() && (budget.wall_us.is_some() || due >= MIN_TILED_DUE)
 }
 
 /// Records unit `u`'s plan as it is, and marks it involved in a promotion.

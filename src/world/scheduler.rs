@@ -4,9 +4,10 @@
 //! Every search of a batch reads the reservation table as it stood when the
 //! batch began (nothing writes to it meanwhile); the planner then commits the
 //! results one by one in its priority order, each checked against the commits
-//! before it. Tiles ([`Scheduler::run_tiles`]) are too far apart for their
-//! units to meet: each tile's units are searched and claimed in order on one
-//! worker, with no commit after. Either way the outcome depends on the order
+//! before it. Tiles ([`Scheduler::run_tiles`]): each tile's units are
+//! searched and claimed in order on one worker, with no commit after, once
+//! the tiles it waits for (those whose units could meet its own) are done.
+//! Either way the outcome depends on the order
 //! of commits, never on the timing of threads: the same input gives the same
 //! trajectories on 1 or 8 threads. Per-worker scratch memory is reused from
 //! search to search.
