@@ -12,6 +12,7 @@ pub use bfs::{bfs_distances, bfs_distances_into, goal_costs};
 pub use cell_map::{dense_fits, dense_maps_that_fit, CellMap, CellSlots};
 pub use goal_distances::{
     reserve_unit_searches, unit_heuristics, unit_heuristics_in, Detour, Heuristic, UnitOracle,
+    LANDMARKS,
 };
 pub use landmarks::Landmarks;
 pub use oracle::{DistanceOracle, UNREACHABLE};

@@ -1115,7 +1115,7 @@ fn build_planner(
         PlannerKind::Hca => Box::new(CooperativeAStar::new(world, true, config.max_ticks)),
         PlannerKind::Whca { window } => {
             let mut p = WindowedHca::new_in(world, window, config.threads, config.budget, pool);
-            p.reserve_units(config.max_units);
+            p.reserve_units(world, config.max_units);
             Box::new(p)
         }
         PlannerKind::Co {
