@@ -8,14 +8,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use rustc_hash::FxHashMap;
-
 use super::action::{ActionMasks, ActionSet};
 use super::body::body;
 use super::motion::Motion;
 use crate::distance::UNREACHABLE;
 use crate::map::{Cell, Grid};
 use crate::reservation::ReservationTable;
+use crate::search::NodeIndex;
 use crate::units::Slot;
 
 /// What one window search is for.
@@ -56,7 +55,10 @@ struct Node {
 #[derive(Default)]
 pub struct FootprintSearch {
     nodes: Vec<Node>,
-    index: FxHashMap<(u32, u32), u32>,
+    /// (anchor, tick from the start) → node, and each anchor's estimate:
+    /// dense over the box the window reaches (a hash map of nodes and a
+    /// distance asked at every action were a third of a body's search).
+    index: NodeIndex,
     open: BinaryHeap<Reverse<(u32, u32, u32, bool)>>,
     chain: Vec<u32>,
     /// Per tick from a node's on, the cells of the square around it (see
@@ -91,7 +93,6 @@ impl FootprintSearch {
         motions: &mut Vec<u8>,
     ) -> bool {
         self.nodes.clear();
-        self.index.clear();
         self.open.clear();
         self.expanded = 0;
         self.aborted = false;
@@ -105,7 +106,13 @@ impl FootprintSearch {
         };
         let last = table.last_tick();
         let (longest, masks) = (set.longest(), set.masks());
-        let Some(h0) = h(q.from) else {
+        // Nodes lie at most `window - 1 + longest` ticks from the start,
+        // and an anchor moves at most one cell a tick.
+        let depths = q.window + longest;
+        self.index
+            .reset(grid, q.from, Some(depths), depths as usize + 1);
+        let from_xy = grid.xy(q.from);
+        let Some(h0) = self.index.remember(q.from, from_xy, || h(q.from)) else {
             return false;
         };
         self.nodes.push(Node {
@@ -117,7 +124,8 @@ impl FootprintSearch {
             action: 0,
             closed: false,
         });
-        self.index.insert((q.from.0, 0), 0);
+        let root = self.index.key(q.from, from_xy, 0);
+        self.index.insert(root, 0);
         // (f, deeper first, node, whether it closes the window)
         self.open.push(Reverse((h0, u32::MAX - t0, 0, false)));
         let holdable =
@@ -194,18 +202,17 @@ impl FootprintSearch {
                 if !free {
                     continue;
                 }
-                let Some(hto) = h(to) else {
-                    continue;
-                };
                 let cost = if act.is_wait() && n.cell == q.goal {
                     q.goal_wait_cost
                 } else {
                     act.duration
                 };
                 let g = n.g + cost;
-                let key = (to.0, end - t0);
-                let id2 = match self.index.get(&key) {
-                    Some(&j) => {
+                let xy = grid.xy(to);
+                debug_assert!(self.index.covers(xy), "an anchor beyond the window's box");
+                let key = self.index.key(to, xy, end - t0);
+                let (id2, hto) = match self.index.get(key) {
+                    Some(j) => {
                         let m = &mut self.nodes[j as usize];
                         if m.closed || m.g <= g {
                             continue;
@@ -213,9 +220,12 @@ impl FootprintSearch {
                         m.g = g;
                         m.parent = id;
                         m.action = k as u16;
-                        j
+                        (j, m.h)
                     }
                     None => {
+                        let Some(hto) = self.index.remember(to, xy, || h(to)) else {
+                            continue;
+                        };
                         let j = self.nodes.len() as u32;
                         self.nodes.push(Node {
                             cell: to,
@@ -227,7 +237,7 @@ impl FootprintSearch {
                             closed: false,
                         });
                         self.index.insert(key, j);
-                        j
+                        (j, hto)
                     }
                 };
                 self.open
