@@ -292,6 +292,11 @@ impl ReverseResumableAStar {
         true
     }
 
+    /// Whether landmarks guide this search (see [`Self::guided`]).
+    pub fn is_guided(&self) -> bool {
+        self.guide.is_some()
+    }
+
     /// Whether it keeps one word per map cell (else a map of the cells it
     /// touched).
     pub fn is_dense(&self) -> bool {
