@@ -232,9 +232,6 @@ pub struct WindowedHca {
     due: Vec<Slot>,
     fresh: Vec<Slot>,
     skipped: Vec<Slot>,
-    /// Units whose search stopped half-way at the deadline (see
-    /// [`SearchOutcome::cut`]).
-    cut: Vec<Slot>,
     rest: Vec<Slot>,
     retry: Vec<Slot>,
     /// Per cell, the batch whose commits last claimed it: a found path that
@@ -329,8 +326,7 @@ const MIN_TILES_SLICE: Duration = Duration::from_micros(250);
 /// the one-cell units' share fell below [`MIN_TILES_SLICE`] on about half
 /// the ticks, and they queued behind bodies in the batches: 6.9–50.3% of
 /// the units home within 3× their lower bound in four runs. With at least
-/// half, 45.1–59.1%; with 0.6, 56.9–58.1% (a unit cut at the deadline
-/// queuing behind the others too).
+/// half, 45.1–59.1%; with 0.6, 56.9–59.2% in eight.
 const MIN_CELL_SHARE: f64 = 0.6;
 
 /// Most units in a rotation one of them leaves to go round (see
@@ -500,7 +496,6 @@ impl WindowedHca {
             due: Vec::with_capacity(units),
             fresh: Vec::with_capacity(units),
             skipped: Vec::with_capacity(units),
-            cut: Vec::with_capacity(units),
             rest: Vec::with_capacity(units),
             retry: Vec::with_capacity(units),
             touched: vec![0; world.grid.cell_count()],
@@ -586,7 +581,6 @@ impl WindowedHca {
             &mut self.due,
             &mut self.fresh,
             &mut self.skipped,
-            &mut self.cut,
             &mut self.rest,
             &mut self.retry,
         ] {
@@ -729,7 +723,6 @@ impl WindowedHca {
             rounds += 1;
             self.retry.clear();
             self.skipped.clear();
-            self.cut.clear();
             let mut next = 0;
             while next < units.len() {
                 if budget.nodes.is_some_and(|b| round.nodes >= b)
@@ -772,15 +765,6 @@ impl WindowedHca {
                         }
                     }
                     let outcome = self.scheduler.outcome(k);
-                    if outcome.cut {
-                        // Stopped half-way at the deadline: behind the
-                        // others, so that a search too long for what a
-                        // tick leaves it does not take every tick's time
-                        // (it goes on where it stopped, if it was a true
-                        // distance search).
-                        self.cut.push(a);
-                        continue;
-                    }
                     if !outcome.ran || until.is_some_and(|u| Instant::now() >= u) {
                         // Out of time: stays due for the next tick.
                         self.skipped.push(a);
@@ -845,14 +829,12 @@ impl WindowedHca {
                 next = end;
             }
             // Units skipped or never reached stay due, in order; conflicted
-            // ones go again after them, and those cut at the deadline last.
-            let out_of_budget =
-                !self.skipped.is_empty() || !self.cut.is_empty() || next < units.len();
+            // ones go again after them.
+            let out_of_budget = !self.skipped.is_empty() || next < units.len();
             self.rest.clear();
             self.rest.extend_from_slice(&self.skipped);
             self.rest.extend_from_slice(&units[next..]);
             self.rest.extend_from_slice(&self.retry);
-            self.rest.extend_from_slice(&self.cut);
             std::mem::swap(units, &mut self.rest);
             if out_of_budget {
                 break;
@@ -901,11 +883,12 @@ impl WindowedHca {
     /// Under a wall-clock budget, the most overdue one-cell units of `due`
     /// tile by tile (see [`Self::plan_tiles`]), for their share of the
     /// searches' time by number, at least [`MIN_CELL_SHARE`]; the rest of
-    /// it goes to batches, for the other units. Tiles have no serial commit, so more searches fit a
-    /// budget. Given all the time, tiles left bodies and slow units no
-    /// search at all; given every one-cell unit at once, their colours
-    /// taking turns would leave the most overdue of the last colour
-    /// waiting, so they take as many as recent ticks' tiles managed.
+    /// it goes to batches, for the other units. Tiles have no serial
+    /// commit, so more searches fit a budget. Given all the time, tiles
+    /// left bodies and slow units no search at all; given every one-cell
+    /// unit at once, their colours taking turns would leave the most
+    /// overdue of the last colour waiting, so they take as many as recent
+    /// ticks' tiles managed.
     fn tiles_under_budget(
         &mut self,
         world: &mut World,

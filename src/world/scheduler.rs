@@ -74,9 +74,6 @@ impl WorkerScratch {
 pub struct SearchOutcome {
     /// Whether the search ran (it is skipped once the wall-clock budget is spent).
     pub ran: bool,
-    /// Whether it started but stopped at the deadline, its work (a true
-    /// distance search's, say) left half done.
-    pub cut: bool,
     /// Whether it found a plan.
     pub found: bool,
     /// Cells in the plan.
@@ -297,7 +294,6 @@ impl Scheduler {
             scratch.motions.clear();
             scratch.asks = false;
             let Some((found, expanded)) = search(a, &mut scratch) else {
-                outcome.cut = true;
                 return;
             };
             let len = if found {
@@ -318,7 +314,6 @@ impl Scheduler {
                 extra_len: extra_len as u32,
                 motion_len: motion_len as u32,
                 ran: true,
-                cut: false,
                 found,
                 len: len as u32,
                 expanded,
@@ -677,7 +672,6 @@ where
             scratch.motions.clear();
             scratch.asks = false;
             let Some((found, expanded)) = (self.search)(a, &mut scratch) else {
-                out.outcomes[k].cut = true;
                 continue;
             };
             let len = scratch.path.len();
@@ -689,7 +683,6 @@ where
                 .copy_from_slice(&scratch.extra[..extra_len]);
             out.outcomes[k] = SearchOutcome {
                 ran: true,
-                cut: false,
                 found,
                 len: len as u32,
                 expanded,
