@@ -1,8 +1,6 @@
 //! A map from cell to a `u32`, dense (one word per map cell: fastest, for small
-//! maps or few searches) or sparse (a hash map: memory grows with the cells
-//! touched, for big maps with thousands of units).
-
-use rustc_hash::FxHashMap;
+//! maps or few searches) or paged (memory grows with the cells touched, for
+//! big maps with thousands of units).
 
 use crate::map::Cell;
 
@@ -15,13 +13,13 @@ pub enum CellMap {
     /// below 2^15, plus the top bit (bit 31 of the value) kept in bit 15.
     /// Half the memory to zero and to cache.
     Compact(Vec<u16>),
-    /// Only the cells written.
-    Sparse(FxHashMap<u32, u32>),
+    /// Only the pages of cells written (see [`PagedCells`]).
+    Paged(PagedCells),
 }
 
 impl Default for CellMap {
     fn default() -> Self {
-        CellMap::Sparse(FxHashMap::default())
+        CellMap::Paged(PagedCells::default())
     }
 }
 
@@ -39,7 +37,7 @@ impl CellMap {
         } else if dense {
             CellMap::Dense(touched(vec![0; cells]))
         } else {
-            CellMap::Sparse(FxHashMap::default())
+            CellMap::Paged(PagedCells::default())
         }
     }
 
@@ -49,7 +47,7 @@ impl CellMap {
         match self {
             CellMap::Dense(v) => v[c.index()],
             CellMap::Compact(v) => CellSlots::get(v.as_slice(), c),
-            CellMap::Sparse(m) => m.get(&c.0).copied().unwrap_or(0),
+            CellMap::Paged(m) => CellSlots::get(m, c),
         }
     }
 
@@ -59,9 +57,7 @@ impl CellMap {
         match self {
             CellMap::Dense(v) => v[c.index()] = value,
             CellMap::Compact(v) => CellSlots::set(v.as_mut_slice(), c, value),
-            CellMap::Sparse(m) => {
-                m.insert(c.0, value);
-            }
+            CellMap::Paged(m) => CellSlots::set(m, c, value),
         }
     }
 
@@ -70,7 +66,7 @@ impl CellMap {
         match self {
             CellMap::Dense(v) => v.fill(0),
             CellMap::Compact(v) => v.fill(0),
-            CellMap::Sparse(m) => m.clear(),
+            CellMap::Paged(m) => m.clear(),
         }
     }
 }
@@ -149,14 +145,60 @@ impl CellSlots for [u16] {
     }
 }
 
-impl CellSlots for FxHashMap<u32, u32> {
+/// Cells in a page of [`PagedCells`]: consecutive cells of a row, so that
+/// a search's horizontal neighbours share a page and its vertical ones
+/// mostly share the page below's.
+const PAGE: usize = 64;
+
+/// Cell → value, a page of [`PAGE`] consecutive cells at a time: a
+/// directory with one word per page of the map (0: none), grown as far as
+/// the cells written reach, and the pages written, in order. Two loads a
+/// read, where a hash map hashed and probed: on the Iron Harvest map
+/// (1800×1912) a unit's own guided search closes some 27,000 cells, and the
+/// hash map's lookups, inserts and growth were a third of that search.
+#[derive(Clone, Debug, Default)]
+pub struct PagedCells {
+    /// Per page of the map, 1 + its index in `pages`, or 0.
+    dir: Vec<u32>,
+    pages: Vec<[u32; PAGE]>,
+    /// Per page made, its place in `dir` (to clear the directory where
+    /// pages were made, not all of it).
+    made_at: Vec<u32>,
+}
+
+impl PagedCells {
+    /// Forgets every value, keeping the memory.
+    pub fn clear(&mut self) {
+        for &d in &self.made_at {
+            self.dir[d as usize] = 0;
+        }
+        self.made_at.clear();
+        self.pages.clear();
+    }
+}
+
+impl CellSlots for PagedCells {
     #[inline]
     fn get(&self, c: Cell) -> u32 {
-        FxHashMap::get(self, &c.0).copied().unwrap_or(0)
+        match self.dir.get(c.index() / PAGE) {
+            Some(&p) if p != 0 => self.pages[p as usize - 1][c.index() % PAGE],
+            _ => 0,
+        }
     }
     #[inline]
     fn set(&mut self, c: Cell, value: u32) {
-        self.insert(c.0, value);
+        let d = c.index() / PAGE;
+        if d >= self.dir.len() {
+            self.dir.resize(d + 1, 0);
+        }
+        let mut p = self.dir[d];
+        if p == 0 {
+            self.pages.push([0; PAGE]);
+            self.made_at.push(d as u32);
+            p = self.pages.len() as u32;
+            self.dir[d] = p;
+        }
+        self.pages[p as usize - 1][c.index() % PAGE] = value;
     }
 }
 
@@ -170,4 +212,56 @@ pub fn dense_fits(cells: usize, maps: usize) -> bool {
 /// [`dense_fits`].
 pub fn dense_maps_that_fit(cells: usize) -> usize {
     (1usize << 25) / cells.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paged values read back as written, across pages and past the end of
+    /// the directory, absent cells read 0, and a cleared map reads 0
+    /// everywhere and is written again.
+    #[test]
+    fn paged_cells_read_back_what_was_written() {
+        let mut m = PagedCells::default();
+        let cells = [0u32, 1, 63, 64, 65, 1000, 4095, 70_000, 63];
+        for (k, &c) in cells.iter().enumerate() {
+            m.set(Cell(c), k as u32 + 1);
+        }
+        let last = |c: u32| {
+            cells
+                .iter()
+                .rposition(|&x| x == c)
+                .map_or(0, |k| k as u32 + 1)
+        };
+        for c in [
+            0u32,
+            1,
+            2,
+            62,
+            63,
+            64,
+            65,
+            66,
+            999,
+            1000,
+            4095,
+            69_999,
+            70_000,
+            1 << 20,
+        ] {
+            assert_eq!(m.get(Cell(c)), last(c), "cell {c}");
+        }
+        assert_eq!(
+            m.pages.len(),
+            5,
+            "pages of 0..63, 64..127, 1000, 4095, 70,000"
+        );
+        m.clear();
+        assert!(cells.iter().all(|&c| m.get(Cell(c)) == 0));
+        m.set(Cell(64), 9);
+        assert_eq!(m.get(Cell(64)), 9);
+        assert_eq!(m.get(Cell(65)), 0);
+        assert_eq!(m.pages.len(), 1);
+    }
 }

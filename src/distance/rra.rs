@@ -78,8 +78,8 @@ struct Guide {
 impl ReverseResumableAStar {
     /// Starts a search from `goal` towards `origin` and runs it until `origin`
     /// is closed (`InitialiseRRA*`).
-    /// `dense` keeps one word per map cell (fast); otherwise a hash map of
-    /// the cells touched (small).
+    /// `dense` keeps one word per map cell (fast); otherwise the pages of
+    /// cells touched (small).
     pub fn new(grid: &Grid, goal: Cell, origin: Cell, dense: bool) -> Self {
         let mut rra = Self::reserve(grid, dense);
         rra.restart(grid, goal, origin);
@@ -254,7 +254,7 @@ impl ReverseResumableAStar {
         let outcome = match &mut self.state {
             CellMap::Dense(v) => run.run(v.as_mut_slice()),
             CellMap::Compact(v) => run.run(v.as_mut_slice()),
-            CellMap::Sparse(m) => run.run(m),
+            CellMap::Paged(m) => run.run(m),
         };
         let closed = run.closed;
         self.closed_count += closed;
@@ -300,7 +300,7 @@ impl ReverseResumableAStar {
     /// Whether it keeps one word per map cell (else a map of the cells it
     /// touched).
     pub fn is_dense(&self) -> bool {
-        !matches!(self.state, CellMap::Sparse(_))
+        !matches!(self.state, CellMap::Paged(_))
     }
 
     /// The goal distances are measured to.

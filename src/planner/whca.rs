@@ -612,8 +612,8 @@ impl WindowedHca {
     /// reusing `old`'s memory when it is a search of the unit's own:
     /// landmarks where the map has them (see [`Self::landmarks_for`]), else
     /// the unit's own RRA* on the anchors its body fits on (one word per
-    /// cell while such maps fit the memory budget, a hash map of the cells
-    /// it touches beyond).
+    /// cell while such maps fit the memory budget, the pages of cells it
+    /// touches beyond).
     fn fresh_heuristic(
         &mut self,
         world: &World,
@@ -2898,7 +2898,7 @@ impl WindowSearch<'_> {
             // Landmark bounds left it in a hollow that every
             // window prefers to stay in (a window without
             // progress ending there): from now on it gets
-            // true distances of its own (a hash map of the
+            // true distances of its own (the pages of
             // cells its search touches, guided by the
             // landmarks, time-sliced), and searches again.
             // (On every window ending in a hollow, the
