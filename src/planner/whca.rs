@@ -1185,13 +1185,12 @@ impl WindowedHca {
             if let (Some(table), true) = (self.landmark_table(kind), guided) {
                 // Own true distances, given to leave a hollow of the
                 // landmark bounds (see `in_depression`), guided by them:
-                // once the unit
-                // stands where the bounds are lower than anywhere it stood
-                // before (the hollow's floor among them), the hollow lies
-                // behind it, and landmarks guide it again. Kept to the next
-                // goal instead, such searches grew with every window on
-                // the Iron Harvest map (270 million cells closed in 300
-                // ticks, 4.9 GB).
+                // once the unit stands where the bounds are lower than
+                // anywhere it stood before (the hollow's floor among
+                // them), the hollow lies behind it, and landmarks guide it
+                // again. Kept to the next goal instead, such searches grew
+                // with every window on the Iron Harvest map (270 million
+                // cells closed in 300 ticks, 4.9 GB).
                 let goal = world.units.goal[i];
                 let goal_row: Box<[u16]> = table.row(goal).into();
                 let bound = table.lower_bound_to(world.units.position[i], &goal_row);
