@@ -146,8 +146,8 @@ impl CellSlots for [u16] {
 }
 
 /// Cells in a page of [`PagedCells`]: consecutive cells of a row, so that
-/// a search's horizontal neighbours share a page and its vertical ones
-/// mostly share the page below's.
+/// a cell's horizontal neighbours mostly share its page, and the vertical
+/// neighbours of a page's cells lie in one or two pages above and below.
 const PAGE: usize = 64;
 
 /// Cell → value, a page of [`PAGE`] consecutive cells at a time: a
