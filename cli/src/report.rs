@@ -188,6 +188,31 @@ fn entries(maps: &Path) -> Vec<Entry> {
         &["--profile", "profiles/stress-10k.toml"],
         false,
     );
+    v.push(Entry {
+        title: "Stress, units spawned",
+        what: "the same 10,000 units spawned one by one into a world built empty, as a game fills its world, 2 threads (the same plans as the world built with them)",
+        args: s(&[
+            "run",
+            "--profile",
+            "profiles/stress-10k.toml",
+            "--spawned",
+            "--threads",
+            "2",
+        ]),
+        figures: [
+            vec![
+                fig("initial planning (ms)", "/init_ms", 1),
+                fig("sum of costs", "/soc", 0),
+            ],
+            tick(),
+            vec![
+                fig("peak memory (MB)", "/peak_memory_mb", 0),
+                fig("collisions", "/collisions", 0),
+            ],
+        ]
+        .concat(),
+        large_map: false,
+    });
     let r32 = "tests/data/movingai/random-32-32-20.map";
     let r32_scen = Some("tests/data/movingai/scen/random-32-32-20-random-1.scen");
     let warehouse = "tests/data/movingai/warehouse-10-20-10-2-1.map";

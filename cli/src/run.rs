@@ -15,7 +15,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
-use throng::engine::{Budget, History, RunSummary, SimConfig, Simulation};
+use throng::engine::{Budget, History, RunSummary, SimConfig, Simulation, UnitSpec};
 use throng::io::{check_events_sized, read_events, Action};
 use throng::map::{
     generate_map, random_instance, read_map, read_scenario, write_map, Connectivity, GeneratorSpec,
@@ -122,6 +122,10 @@ pub struct RunArgs {
     /// Most units alive at once [default: the starting units plus 1,024].
     #[arg(long)]
     pub max_units: Option<usize>,
+    /// Spawn the units one by one into a world built empty, as a game
+    /// does, instead of building the world with them [default: false].
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub spawned: Option<bool>,
     /// Ticks without progress after which a unit counts as stuck [default: 64].
     #[arg(long)]
     pub stuck_after: Option<u32>,
@@ -234,6 +238,7 @@ impl RunArgs {
             tick_chart,
             budgeted_start,
             max_units,
+            spawned,
             stuck_after,
             orders_every,
             orders,
@@ -269,6 +274,33 @@ pub fn parse_profile(text: &str, path: &Path) -> Result<RunArgs, CliError> {
 pub fn parse_connectivity(n: u32) -> Result<Connectivity, CliError> {
     Connectivity::from_number(n)
         .ok_or_else(|| CliError::Usage(format!("--connectivity must be 4 or 8, not {n}")))
+}
+
+/// The instance's units spawned one by one, in order, into a world built
+/// empty on its map (`--spawned`): the way a game fills its world. Room for
+/// as many units as a world built with them (`--max-units`, else theirs
+/// plus 1,024). Not with a mixed crowd (its bodies are spawned anyway) or
+/// with `--out` (plan files are of fixed instances).
+fn spawn_instance(
+    instance: &Instance,
+    config: SimConfig,
+    args: &RunArgs,
+) -> Result<Simulation, CliError> {
+    if args.out.is_some() {
+        return Err(CliError::Usage(
+            "--spawned runs a live world: use --trace rather than --out".into(),
+        ));
+    }
+    let config = SimConfig {
+        max_units: args.max_units.unwrap_or(instance.len() + 1024),
+        ..config
+    };
+    let mut sim = Simulation::with_map(instance.grid.clone(), config)?;
+    for (&start, &goal) in instance.starts.iter().zip(&instance.goals) {
+        sim.spawn(UnitSpec::new(start, goal))?;
+    }
+    sim.apply_commands();
+    Ok(sim)
 }
 
 /// Loads or generates the map the (profile-merged) arguments describe, as an
@@ -487,7 +519,11 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
         super::limits::check_memory_for(&config, &instance.grid, starting, claims(&config))?;
     }
     let budgeted = args.budgeted_start.unwrap_or(script.is_some());
-    let mut sim = Simulation::new(&instance, config)?;
+    let mut sim = if args.spawned.unwrap_or(false) {
+        spawn_instance(&instance, config, &args)?
+    } else {
+        Simulation::new(&instance, config)?
+    };
     let crowd_ids = match &crowd {
         Some(c) => spawn_crowd(&mut sim, c)?,
         None => Vec::new(),
@@ -582,6 +618,11 @@ fn check_mixed(args: &RunArgs) -> Result<(), CliError> {
         return Err(CliError::Usage(
             "--out writes one cell per unit and tick; with --large, --huge or --slow use --trace"
                 .into(),
+        ));
+    }
+    if args.spawned == Some(true) {
+        return Err(CliError::Usage(
+            "--spawned: a mixed crowd (--large, --huge, --slow) is spawned already".into(),
         ));
     }
     for (flag, every) in [
