@@ -326,7 +326,7 @@ const MIN_TILES_SLICE: Duration = Duration::from_micros(250);
 /// the one-cell units' share fell below [`MIN_TILES_SLICE`] on about half
 /// the ticks, and they queued behind bodies in the batches: 6.9–50.3% of
 /// the units home within 3× their lower bound in four runs. With at least
-/// half, 45.1–59.1%; with 0.6, 56.9–59.2% in eight.
+/// half, 45.1–59.1%; with 0.6, 56.9–59.5% in eight.
 const MIN_CELL_SHARE: f64 = 0.6;
 
 /// Most units in a rotation one of them leaves to go round (see
