@@ -24,6 +24,26 @@ fn open_map(w: usize, h: usize) -> Arc<Grid> {
     Arc::new(Grid::from_rows(&rows, Connectivity::Four))
 }
 
+/// A generated map (`spec`, 10% obstacles as given) and `units` random
+/// distinct starts and goals on it.
+fn generated_instance(spec: &str, map_seed: u64, units: usize, seed: u64) -> Instance {
+    let grid = Arc::new(generate_map(
+        spec.parse().unwrap(),
+        Connectivity::Four,
+        map_seed,
+    ));
+    random_instance(grid, units, seed).unwrap()
+}
+
+/// A world built empty on `instance`'s map, its units spawned in order.
+fn spawned_world(instance: &Instance, config: SimConfig) -> Simulation {
+    let mut sim = Simulation::with_map(instance.grid.clone(), config).unwrap();
+    for (&s, &g) in instance.starts.iter().zip(&instance.goals) {
+        sim.spawn(UnitSpec::new(s, g)).unwrap();
+    }
+    sim
+}
+
 fn events(sim: &mut Simulation) -> Vec<Event> {
     sim.drain_events().collect()
 }
@@ -240,21 +260,13 @@ fn a_spawn_on_a_taken_cell_waits_and_a_goal_queue_runs_in_order() {
 /// and took 82 ms a tick.)
 #[test]
 fn spawned_units_share_landmarks_where_a_search_each_would_not_fit() {
-    let grid = Arc::new(generate_map(
-        "128x128:0.1".parse().unwrap(),
-        Connectivity::Four,
-        5,
-    ));
-    let instance = random_instance(grid.clone(), 64, 9).unwrap();
+    let instance = generated_instance("128x128:0.1", 5, 64, 9);
     let run = |max_units: usize| {
         let config = SimConfig {
             max_units,
             ..config()
         };
-        let mut sim = Simulation::with_map(grid.clone(), config).unwrap();
-        for (&s, &g) in instance.starts.iter().zip(&instance.goals) {
-            sim.spawn(UnitSpec::new(s, g)).unwrap();
-        }
+        let mut sim = spawned_world(&instance, config);
         for _ in 0..40 {
             sim.step();
         }
@@ -285,21 +297,13 @@ fn spawned_units_share_landmarks_where_a_search_each_would_not_fit() {
 /// map, with room for as many, make the same moves tick by tick.
 #[test]
 fn a_world_filled_by_spawns_plans_as_one_built_with_its_units() {
-    let grid = Arc::new(generate_map(
-        "200x200:0.1".parse().unwrap(),
-        Connectivity::Four,
-        3,
-    ));
-    let instance = random_instance(grid.clone(), 900, 4).unwrap();
+    let instance = generated_instance("200x200:0.1", 3, 900, 4);
     let config = SimConfig {
         max_units: 2000,
         ..config()
     };
     let mut built = Simulation::new(&instance, config).unwrap();
-    let mut spawned = Simulation::with_map(grid, config).unwrap();
-    for (&s, &g) in instance.starts.iter().zip(&instance.goals) {
-        spawned.spawn(UnitSpec::new(s, g)).unwrap();
-    }
+    let mut spawned = spawned_world(&instance, config);
     spawned.apply_commands();
     built.initialize();
     spawned.initialize();

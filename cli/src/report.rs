@@ -155,6 +155,23 @@ fn entries(maps: &Path) -> Vec<Entry> {
             large_map: false,
         });
     }
+    // A large run's figures: set-up and initial planning, `more`, the
+    // ticks, memory and collisions.
+    let big_figures = |more: Vec<Figure>| {
+        [
+            vec![
+                fig("set-up (ms)", "/setup_ms", 1),
+                fig("initial planning (ms)", "/init_ms", 1),
+            ],
+            more,
+            tick(),
+            vec![
+                fig("peak memory (MB)", "/peak_memory_mb", 0),
+                fig("collisions", "/collisions", 0),
+            ],
+        ]
+        .concat()
+    };
     let big_runs =
         |v: &mut Vec<Entry>, titles: [&'static str; 2], what, run: &[&str], large_map| {
             for (title, threads) in titles.into_iter().zip(["1", "2"]) {
@@ -165,18 +182,7 @@ fn entries(maps: &Path) -> Vec<Entry> {
                     title,
                     what,
                     args,
-                    figures: [
-                        vec![
-                            fig("set-up (ms)", "/setup_ms", 1),
-                            fig("initial planning (ms)", "/init_ms", 1),
-                        ],
-                        tick(),
-                        vec![
-                            fig("peak memory (MB)", "/peak_memory_mb", 0),
-                            fig("collisions", "/collisions", 0),
-                        ],
-                    ]
-                    .concat(),
+                    figures: big_figures(Vec::new()),
                     large_map,
                 });
             }
@@ -199,18 +205,7 @@ fn entries(maps: &Path) -> Vec<Entry> {
             "--threads",
             "2",
         ]),
-        figures: [
-            vec![
-                fig("initial planning (ms)", "/init_ms", 1),
-                fig("sum of costs", "/soc", 0),
-            ],
-            tick(),
-            vec![
-                fig("peak memory (MB)", "/peak_memory_mb", 0),
-                fig("collisions", "/collisions", 0),
-            ],
-        ]
-        .concat(),
+        figures: big_figures(vec![fig("sum of costs", "/soc", 0)]),
         large_map: false,
     });
     let r32 = "tests/data/movingai/random-32-32-20.map";
