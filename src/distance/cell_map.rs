@@ -24,7 +24,7 @@ impl Default for CellMap {
 }
 
 impl CellMap {
-    /// A dense map for `cells` cells, or a sparse one.
+    /// A dense map for `cells` cells, or a paged one.
     ///
     /// A dense map's pages are written once here: zeroed memory from the
     /// system is mapped on first touch, and a search that reads a page
@@ -71,16 +71,22 @@ impl CellMap {
     }
 }
 
-/// `v` with one element of each memory page written, so the pages are
-/// mapped now rather than during a search.
+/// `v` with one element of each memory page written (see [`touch_pages`]).
 fn touched<T: Copy + Default>(mut v: Vec<T>) -> Vec<T> {
+    touch_pages(&mut v);
+    v
+}
+
+/// Writes the default value into one element of each memory page of `v`
+/// (zeroed memory, as allocated), so the pages are mapped now rather than
+/// at their first use in a search.
+pub(crate) fn touch_pages<T: Copy + Default>(v: &mut [T]) {
     let per_page = (4096 / std::mem::size_of::<T>()).max(1);
     for x in v.iter_mut().step_by(per_page) {
         // Opaque to the compiler, which would drop a store of zero into
         // memory it knows is zeroed.
         *x = std::hint::black_box(T::default());
     }
-    v
 }
 
 /// Cell → value storage as a search's inner loop uses it, so the loop is
@@ -154,8 +160,8 @@ const PAGE: usize = 64;
 /// directory with one word per page of the map (0: none), grown as far as
 /// the cells written reach, and the pages written, in order. Two loads a
 /// read, where a hash map hashed and probed: on the Iron Harvest map
-/// (1800×1912) a unit's own guided search closes some 27,000 cells, and the
-/// hash map's lookups, inserts and growth were a third of that search.
+/// (1800×1912), where a unit's own guided search closes some 27,000 cells,
+/// those searches took 28% fewer instructions than with the hash map.
 #[derive(Clone, Debug, Default)]
 pub struct PagedCells {
     /// Per page of the map, 1 + its index in `pages`, or 0.

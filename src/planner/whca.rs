@@ -551,6 +551,7 @@ impl WindowedHca {
 
     /// Reserves per-unit room for up to `units` units, so spawns allocate
     /// no more than their own heuristic.
+    ///
     /// A world built empty and filled by spawns plans like one built with
     /// its units: if a dense search each would not fit `units` units with
     /// goals of their own, units read landmark bounds (built here, at
@@ -2881,18 +2882,23 @@ impl WindowSearch<'_> {
             )
         };
         let mut found = straight || search(scratch, &mut h);
+        let stalled_windows = now.saturating_sub(world_ref.units.progress_tick[i]) / w;
         if found
             && !scratch.search.aborted
-            && {
-                let stalled = now.saturating_sub(world_ref.units.progress_tick[i]);
-                stalled >= STALLED_IN_HOLLOW * w && in_depression(grid, &h, &scratch.path, goal)
-                    || stalled >= STALLED_FOR_GOOD * w && !h.is_exact()
-            }
+            && in_hollow(
+                grid,
+                &h,
+                &scratch.path,
+                goal,
+                stalled_windows,
+                STALLED_IN_HOLLOW,
+            )
             && {
                 // Granted in an earlier commit, or asks.
                 scratch.asks = !granted[i];
                 granted[i]
             }
+            && take_own_distances(&mut h, grid, goal, query.start, deadline)
         {
             // Landmark bounds left it in a hollow that every
             // window prefers to stay in (a window without
@@ -2904,17 +2910,6 @@ impl WindowSearch<'_> {
             // 10,000-unit stress run's tick took twice as
             // long; see `STALLED_IN_HOLLOW`.)
             let expanded = scratch.search.expanded;
-            *h = Heuristic::Rra(match &*h {
-                Heuristic::Landmarks { table, .. } => ReverseResumableAStar::guided(
-                    grid,
-                    goal,
-                    query.start,
-                    table.clone(),
-                    OWN_SEARCH_SLICE,
-                ),
-                _ => ReverseResumableAStar::new(grid, goal, query.start, false),
-            });
-            h.set_deadline(deadline);
             found = search(scratch, &mut h);
             scratch.search.expanded += expanded;
         }
@@ -3102,34 +3097,33 @@ fn footprint_window(
         )
     };
     let mut found = straight || search(scratch, h);
+    let stalled_windows = now.saturating_sub(ag.progress_tick[i]) / w;
     if found
         && !scratch.footprint.aborted
         && hollows.is_some()
-        && {
-            let stalled = now.saturating_sub(ag.progress_tick[i]);
-            stalled >= BODY_STALLED_IN_HOLLOW * w && in_depression(fit, h, &scratch.path, goal)
-                || stalled >= STALLED_FOR_GOOD * w && !h.is_exact()
-        }
+        && in_hollow(
+            fit,
+            h,
+            &scratch.path,
+            goal,
+            stalled_windows,
+            BODY_STALLED_IN_HOLLOW,
+        )
         && {
             // Granted in an earlier commit, or asks.
             let granted = hollows == Some(true);
             scratch.asks = !granted;
             granted
         }
+        && take_own_distances(h, fit, goal, plan[j], deadline)
     {
         // As a one-cell unit does (see `WindowSearch::run`): a body whose
         // windows keep ending in a hollow of its landmark bounds gets true
         // distances of its own, guided by them and time-sliced, until it
         // is out.
-        if let Heuristic::Landmarks { table, .. } = &*h {
-            let own =
-                ReverseResumableAStar::guided(fit, goal, plan[j], table.clone(), OWN_SEARCH_SLICE);
-            *h = Heuristic::Rra(own);
-            h.set_deadline(deadline);
-            let expanded = scratch.footprint.expanded;
-            found = search(scratch, h);
-            scratch.footprint.expanded += expanded;
-        }
+        let expanded = scratch.footprint.expanded;
+        found = search(scratch, h);
+        scratch.footprint.expanded += expanded;
     }
     // Out of time, in the search or in its distances (a paused distance
     // search reads as unreachable, which would fail the unit).
@@ -3289,6 +3283,42 @@ fn path_touched(grid: &crate::map::Grid, touched: &[u32], stamp: u32, path: &[Ce
             touched[grid.cell(tx, fy).index()] == stamp
                 || touched[grid.cell(fx, ty).index()] == stamp
         })
+}
+
+/// Whether a unit planning on landmark bounds, without progress for
+/// `stalled_windows` windows, should get true distances of its own: its
+/// window `path` ends in a hollow of the bounds and it has waited
+/// `hollow_windows` windows, or it has waited [`STALLED_FOR_GOOD`].
+fn in_hollow(
+    grid: &Grid,
+    h: &Heuristic,
+    path: &[Cell],
+    goal: Cell,
+    stalled_windows: u32,
+    hollow_windows: u32,
+) -> bool {
+    stalled_windows >= hollow_windows && in_depression(grid, h, path, goal)
+        || stalled_windows >= STALLED_FOR_GOOD && !h.is_exact()
+}
+
+/// Replaces landmark bounds `h` by the unit's own true distances on `grid`
+/// from `goal` towards `from`, guided by those landmarks and sliced (see
+/// [`OWN_SEARCH_SLICE`]), stopping at `deadline`; false (and `h` kept) if
+/// `h` is not landmark bounds.
+fn take_own_distances(
+    h: &mut Heuristic,
+    grid: &Grid,
+    goal: Cell,
+    from: Cell,
+    deadline: Option<Instant>,
+) -> bool {
+    let Heuristic::Landmarks { table, .. } = &*h else {
+        return false;
+    };
+    let own = ReverseResumableAStar::guided(grid, goal, from, table.clone(), OWN_SEARCH_SLICE);
+    *h = Heuristic::Rra(own);
+    h.set_deadline(deadline);
+    true
 }
 
 /// Whether a window planned on landmark lower bounds ends, short of the

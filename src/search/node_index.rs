@@ -168,9 +168,7 @@ impl NodeIndex {
     /// Writes one word of each page of the slots, so that the first
     /// searches (a game's initial planning) do not fault them in.
     pub(crate) fn touch(&mut self) {
-        for w in self.slots.iter_mut().step_by(512) {
-            *w = std::hint::black_box(0);
-        }
+        crate::distance::touch_pages(&mut self.slots);
     }
 
     #[inline(always)]
