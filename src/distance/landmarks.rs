@@ -9,7 +9,6 @@
 //! 242 million nodes and held 5 GiB. Landmarks cost `landmarks × cells × 2`
 //! bytes once, whatever the number of units.
 
-use super::{bfs_distances, UNREACHABLE};
 use crate::map::{Cell, Grid};
 
 /// Landmark distance table, cell-major (`dist[cell * count + k]`) so one
@@ -24,35 +23,114 @@ pub struct Landmarks {
 
 const FAR: u16 = u16::MAX;
 
+/// Landmark rows measured before they are scattered into the table together.
+const SCATTER_BATCH: usize = 4;
+
+/// Breadth-first distances from `source` into `row` ([`FAR`] where out of
+/// reach; at most `FAR - 1`), with `seen` (a bit per cell) and `queue` as
+/// scratch. The bits tell reached cells apart in an eighth of a megabyte
+/// per million cells, where a table of distances (the plain breadth-first
+/// search) spilled out of the cache on a large map: the landmarks of the
+/// Iron Harvest map (1800×1912) took a second.
+fn measure_row(
+    grid: &Grid,
+    source: Cell,
+    row: &mut [u16],
+    seen: &mut Vec<u64>,
+    queue: &mut Vec<u32>,
+) {
+    row.fill(FAR);
+    seen.clear();
+    seen.resize(row.len().div_ceil(64), 0);
+    queue.clear();
+    if !grid.is_passable(source) {
+        return;
+    }
+    seen[source.index() >> 6] |= 1 << (source.0 & 63);
+    queue.push(source.0);
+    // Distances by level: cells `head..level_end` of the queue lie `d`
+    // moves away.
+    let (mut head, mut level_end, mut d) = (0, 1, 0u16);
+    while let Some(&c) = queue.get(head) {
+        if head == level_end {
+            d = (d + 1).min(FAR - 1);
+            level_end = queue.len();
+        }
+        head += 1;
+        row[c as usize] = d;
+        let mut bits = grid.move_bits(Cell(c));
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let nb = (c as i64 + grid.move_delta(k)) as usize;
+            let (word, bit) = (nb >> 6, 1u64 << (nb & 63));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                queue.push(nb as u32);
+            }
+        }
+    }
+}
+
+/// Writes the landmark-major `rows` (each a row of every cell's distance
+/// from one landmark, landmarks `first..`) into the cell-major table `dist`
+/// of `count` landmarks per cell.
+fn scatter(dist: &mut [u16], count: usize, first: usize, rows: &[u16]) {
+    let n = dist.len() / count;
+    let m = rows.len() / n;
+    for (c, cell_row) in dist.chunks_exact_mut(count).enumerate() {
+        for (j, slot) in cell_row[first..first + m].iter_mut().enumerate() {
+            *slot = rows[j * n + c];
+        }
+    }
+}
+
 impl Landmarks {
     /// Picks `count` landmarks by farthest-point selection (each next one as
     /// far as possible from those chosen) and measures distances from each.
+    ///
+    /// Each breadth-first pass writes a compact row per landmark; a batch
+    /// of [`SCATTER_BATCH`] rows is then scattered into the cell-major
+    /// table at once, so each cell's row is written once per batch rather
+    /// than once per landmark (a pass per landmark over the whole table was
+    /// most of a large map's set-up).
     pub fn build(grid: &Grid, count: usize) -> Self {
         let n = grid.cell_count();
         let count = count.max(1);
-        let mut dist = vec![FAR; n * count];
-        let mut nearest = vec![u32::MAX; n];
         let mut cells = Vec::with_capacity(count);
         // Start from the first passable cell of the largest region.
         let sizes = grid.region_sizes();
         let largest = (0..sizes.len()).max_by_key(|&r| sizes[r]).unwrap_or(0) as u32;
         let Some(mut next) = (0..n as u32).map(Cell).find(|&c| grid.region(c) == largest) else {
+            let dist = vec![FAR; n * count];
             return Landmarks { count, dist, cells };
         };
+        // Zeroed memory comes mapped on first touch, and every entry is
+        // written by a scatter below.
+        let mut dist = vec![0; n * count];
+        let mut nearest = vec![FAR; n];
+        let (mut seen, mut queue) = (Vec::new(), Vec::with_capacity(n));
+        let mut batch = vec![FAR; n * SCATTER_BATCH.min(count)];
         for k in 0..count {
             cells.push(next);
-            let d = bfs_distances(grid, next);
-            let mut far = (0u32, next);
-            for c in 0..n {
-                if d[c] != UNREACHABLE {
-                    dist[c * count + k] = d[c].min(FAR as u32 - 1) as u16;
-                    nearest[c] = nearest[c].min(d[c]);
-                    if nearest[c] > far.0 {
-                        far = (nearest[c], Cell(c as u32));
+            let row = &mut batch[(k % SCATTER_BATCH) * n..][..n];
+            measure_row(grid, next, row, &mut seen, &mut queue);
+            // The next landmark: the first cell (in index order) farthest
+            // from all chosen so far.
+            let mut far = (0u16, next);
+            for (c, (&d, near)) in row.iter().zip(nearest.iter_mut()).enumerate() {
+                if d != FAR {
+                    *near = (*near).min(d);
+                    if *near > far.0 {
+                        far = (*near, Cell(c as u32));
                     }
                 }
             }
             next = far.1;
+            let rows = k % SCATTER_BATCH + 1;
+            if rows == SCATTER_BATCH || k + 1 == count {
+                scatter(&mut dist, count, k + 1 - rows, &batch[..rows * n]);
+            }
         }
         Landmarks { count, dist, cells }
     }
@@ -93,6 +171,7 @@ impl Landmarks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distance::{bfs_distances, UNREACHABLE};
     use crate::map::{generate_map, Connectivity};
 
     #[test]
@@ -120,6 +199,53 @@ mod tests {
                 exact_hits * 4 > free.len(),
                 "landmarks should often be exact"
             );
+        }
+    }
+
+    /// The table equals farthest-point selection written plainly: a
+    /// breadth-first search a landmark, the next one the first cell (in
+    /// index order) farthest from all chosen.
+    #[test]
+    fn equals_plain_farthest_point_selection() {
+        for (spec, conn, count) in [
+            ("70x50:0.3", Connectivity::Four, 6),
+            ("64x64:0.2", Connectivity::Eight, 5),
+            ("33x47:0.1", Connectivity::Four, 16),
+        ] {
+            let g = generate_map(spec.parse().unwrap(), conn, 11);
+            let lm = Landmarks::build(&g, count);
+            let n = g.cell_count();
+            let sizes = g.region_sizes();
+            let largest = (0..sizes.len()).max_by_key(|&r| sizes[r]).unwrap() as u32;
+            let mut next = (0..n as u32)
+                .map(Cell)
+                .find(|&c| g.region(c) == largest)
+                .unwrap();
+            let mut nearest = vec![u32::MAX; n];
+            for k in 0..count {
+                assert_eq!(lm.cells[k], next, "{spec}: landmark {k}");
+                let d = bfs_distances(&g, next);
+                let mut far = (0, next);
+                for c in 0..n {
+                    let want = if d[c] == UNREACHABLE {
+                        FAR
+                    } else {
+                        d[c] as u16
+                    };
+                    assert_eq!(
+                        lm.row(Cell(c as u32))[k],
+                        want,
+                        "{spec}: cell {c}, landmark {k}"
+                    );
+                    if d[c] != UNREACHABLE {
+                        nearest[c] = nearest[c].min(d[c]);
+                        if nearest[c] > far.0 {
+                            far = (nearest[c], Cell(c as u32));
+                        }
+                    }
+                }
+                next = far.1;
+            }
         }
     }
 }
