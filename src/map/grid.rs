@@ -158,17 +158,24 @@ impl Grid {
     }
 
     /// Returns the grid with diagonal corner cutting allowed or forbidden
-    /// (only matters for 8-connectivity). Regions are relabelled.
+    /// (only matters for 8-connectivity). Regions are relabelled if the
+    /// setting changes (on a map of 3.4 million cells a labelling takes
+    /// about 0.1 s).
     pub fn with_corner_cutting(mut self, allowed: bool) -> Self {
-        self.corner_cutting = allowed;
-        self.label_regions();
+        if self.corner_cutting != allowed {
+            self.corner_cutting = allowed;
+            self.label_regions();
+        }
         self
     }
 
-    /// Returns the same map with another connectivity.
+    /// Returns the same map with another connectivity (relabelled if it
+    /// changes).
     pub fn with_connectivity(mut self, connectivity: Connectivity) -> Self {
-        self.connectivity = connectivity;
-        self.label_regions();
+        if self.connectivity != connectivity {
+            self.connectivity = connectivity;
+            self.label_regions();
+        }
         self
     }
 
@@ -309,37 +316,35 @@ impl Grid {
         }
     }
 
-    /// Computes the legal moves of one cell from the map (used to fill the table).
-    fn compute_neighbors(&self, cell: Cell, out: &mut [Cell; 8]) -> usize {
+    /// The legal moves of `cell` from the passability around it, as a bit
+    /// set over [`MOVE_OFFSETS`] (none for an impassable cell): the open
+    /// cardinal neighbours, and with 8-connectivity the open diagonal ones
+    /// whose two corners are open too (or any, with corner cutting).
+    fn compute_moves(&self, cell: Cell) -> u8 {
+        if !self.passable[cell.index()] {
+            return 0;
+        }
         let (x, y) = self.xy(cell);
         let (x, y) = (x as i64, y as i64);
-        let mut n = 0;
-        let mut open = [false; 4];
-        for (k, &(dx, dy)) in MOVE_OFFSETS[..4].iter().enumerate() {
-            if let Some(c) = self.cell_checked(x + dx as i64, y + dy as i64) {
-                if self.passable[c.index()] {
-                    open[k] = true;
-                    out[n] = c;
-                    n += 1;
-                }
-            }
+        let open = |k: usize| {
+            let (dx, dy) = MOVE_OFFSETS[k];
+            self.cell_checked(x + dx as i64, y + dy as i64)
+                .is_some_and(|c| self.passable[c.index()])
+        };
+        let mut moves = 0u8;
+        for k in 0..4 {
+            moves |= u8::from(open(k)) << k;
         }
         if self.connectivity == Connectivity::Eight {
-            for (k, &(dx, dy)) in MOVE_OFFSETS[4..].iter().enumerate() {
-                if let Some(c) = self.cell_checked(x + dx as i64, y + dy as i64) {
-                    if !self.passable[c.index()] {
-                        continue;
-                    }
-                    // Diagonal k (NE, SE, SW, NW) touches cardinals k and k+1 (mod 4).
-                    let corners_open = open[k] && open[(k + 1) % 4];
-                    if self.corner_cutting || corners_open {
-                        out[n] = c;
-                        n += 1;
-                    }
+            for k in 0..4 {
+                // Diagonal k (NE, SE, SW, NW) touches cardinals k and k+1 (mod 4).
+                let corners = 1 << k | 1 << ((k + 1) % 4);
+                if open(4 + k) && (self.corner_cutting || moves & corners == corners) {
+                    moves |= 1 << (4 + k);
                 }
             }
         }
-        n
+        moves
     }
 
     /// Whether one tick can take a unit from `a` to `b` (a wait counts).
@@ -420,22 +425,7 @@ impl Grid {
     /// Recomputes the legal moves of `cell` from the passability around it
     /// (none for an impassable cell).
     pub(super) fn update_moves(&mut self, c: Cell) {
-        let mut m = 0u8;
-        if self.passable[c.index()] {
-            let mut buf = [Cell(0); 8];
-            let n = self.compute_neighbors(c, &mut buf);
-            let (x, y) = self.xy(c);
-            for &nb in &buf[..n] {
-                let (nx, ny) = self.xy(nb);
-                let d = (nx as i64 - x as i64, ny as i64 - y as i64);
-                let k = MOVE_OFFSETS
-                    .iter()
-                    .position(|&(dx, dy)| (dx as i64, dy as i64) == d)
-                    .expect("a move");
-                m |= 1 << k;
-            }
-        }
-        self.moves[c.index()] = m;
+        self.moves[c.index()] = self.compute_moves(c);
     }
 
     /// Labels every connected region afresh, from the move table, with
