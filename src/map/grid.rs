@@ -588,4 +588,47 @@ mod tests {
         let g = g.with_corner_cutting(true);
         assert_eq!(g.region_count(), 1);
     }
+
+    /// Every cell's move bits follow the rule, written plainly: a step to
+    /// an open cell on the map, a diagonal one only past two open corners
+    /// (or any, with corner cutting); and changing the setting back and
+    /// forth gives the same table and regions.
+    #[test]
+    fn move_bits_follow_the_rule() {
+        use crate::map::generate_map;
+        for (conn, cutting) in [
+            (Connectivity::Four, false),
+            (Connectivity::Eight, false),
+            (Connectivity::Eight, true),
+        ] {
+            let g =
+                generate_map("23x17:0.3".parse().unwrap(), conn, 5).with_corner_cutting(cutting);
+            let open = |x: i64, y: i64| g.cell_checked(x, y).is_some_and(|c| g.is_passable(c));
+            for c in (0..g.cell_count() as u32).map(Cell) {
+                let (x, y) = g.xy(c);
+                let (x, y) = (x as i64, y as i64);
+                for (k, &(dx, dy)) in MOVE_OFFSETS.iter().enumerate() {
+                    let (dx, dy) = (dx as i64, dy as i64);
+                    let diagonal = dx != 0 && dy != 0;
+                    let legal = g.is_passable(c)
+                        && open(x + dx, y + dy)
+                        && (!diagonal
+                            || conn == Connectivity::Eight
+                                && (cutting || open(x + dx, y) && open(x, y + dy)));
+                    assert_eq!(
+                        g.move_bits(c) >> k & 1 == 1,
+                        legal,
+                        "{conn:?} {cutting}: ({x},{y}) move {k}"
+                    );
+                }
+            }
+            let back = g
+                .clone()
+                .with_corner_cutting(!cutting)
+                .with_corner_cutting(cutting);
+            let cells = (0..g.cell_count() as u32).map(Cell);
+            assert!(cells.clone().all(|c| back.move_bits(c) == g.move_bits(c)));
+            assert!(cells.clone().all(|c| back.region(c) == g.region(c)));
+        }
+    }
 }
