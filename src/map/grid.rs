@@ -595,14 +595,20 @@ mod tests {
     /// forth gives the same table and regions.
     #[test]
     fn move_bits_follow_the_rule() {
-        use crate::map::generate_map;
+        let rows = [
+            "..#....#..",
+            ".#.#..##..",
+            "#...#....#",
+            "..##.#.#..",
+            ".#....#..#",
+            "...#.#..#.",
+        ];
         for (conn, cutting) in [
             (Connectivity::Four, false),
             (Connectivity::Eight, false),
             (Connectivity::Eight, true),
         ] {
-            let g =
-                generate_map("23x17:0.3".parse().unwrap(), conn, 5).with_corner_cutting(cutting);
+            let g = Grid::from_rows(&rows, conn).with_corner_cutting(cutting);
             let open = |x: i64, y: i64| g.cell_checked(x, y).is_some_and(|c| g.is_passable(c));
             for c in (0..g.cell_count() as u32).map(Cell) {
                 let (x, y) = g.xy(c);
