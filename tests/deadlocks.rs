@@ -1,14 +1,15 @@
 //! Hand-made deadlocks that a windowed planner meets in games: two lines of
 //! units meeting head-on in a one-cell corridor, a ring of units each
 //! wanting the next one's cell, and units passing each other through a
-//! single bay (one unit against one, and against two). Every unit must
-//! arrive, with every tick checked by the validator.
+//! single bay (one unit against one, and against two), and the aisles of
+//! the warehouse benchmark map blocked by units parked on their goals.
+//! Every unit must arrive, with every tick checked by the validator.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use throng::engine::{SimConfig, Simulation};
-use throng::map::{parse_map, Connectivity, Grid, Instance};
+use throng::map::{parse_map, random_instance, read_map, Connectivity, Grid, Instance};
 use throng::planner::PlannerKind;
 
 /// A unit's start and goal, as (x, y).
@@ -307,4 +308,38 @@ fn a_unit_behind_a_parked_one_goes_round_to_the_far_end() {
     let mut units = vec![((4, 3), (9, 3)), ((5, 3), (5, 3))];
     units.extend(parked);
     all_home("round to the far end", &g, &units, 16, 600);
+}
+
+/// The warehouse benchmark map with 1,000 units (random distinct starts and
+/// goals, as `throng run --map … --units 1000 --seed S`): knots of units
+/// parked on their goals across one-cell aisles. Seed 6 with lanes and
+/// seed 7 without each once left a unit off its goal for good: it walked
+/// round the units parked on its way, others then parked across the way
+/// round, and it kept those distances, under which nothing cleared its
+/// way. Every unit must end on its goal.
+#[test]
+fn warehouse_aisles_blocked_by_parked_units_are_cleared() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/movingai/warehouse-10-20-10-2-1.map");
+    for (seed, lanes) in [(6, true), (7, false)] {
+        let grid = read_map(&path, Connectivity::Four)
+            .unwrap()
+            .with_lanes(lanes);
+        let inst = random_instance(Arc::new(grid), 1000, seed).unwrap();
+        let config = SimConfig {
+            planner: PlannerKind::Whca { window: 16 },
+            max_ticks: 3000,
+            seed,
+            threads: 2,
+            ..SimConfig::default()
+        };
+        let mut sim = Simulation::new(&inst, config).unwrap();
+        let summary = sim.run();
+        assert_eq!(summary.collisions, 0, "seed {seed}");
+        assert!(
+            sim.all_home(),
+            "seed {seed}, lanes {lanes}: a unit is off its goal at tick {}",
+            sim.ticks()
+        );
+    }
 }
