@@ -2,10 +2,10 @@
 //! each would not fit (16 landmarks, farthest-point selection), on a
 //! generated 2048×2048 map with 10% obstacles (4.2 million cells, about the
 //! Iron Harvest map's 3.4 million). The baseline in the same run is 16
-//! plain breadth-first searches over the same map, the work the table can
-//! least be built with if each search keeps a table of distances: the
-//! ratio shows what the bit set of reached cells and the batched writes
-//! into the cell-major table save.
+//! plain breadth-first searches over the same map, each into a table of
+//! distances (`bfs_distances_into`): the table's 16 searches, its choice of
+//! landmarks and its cell-major layout against that shows what the bit set
+//! of reached cells and the batched writes save.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use throng::distance::{bfs_distances_into, Landmarks, LANDMARKS};

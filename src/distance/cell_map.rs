@@ -13,7 +13,7 @@ pub enum CellMap {
     /// below 2^15, plus the top bit (bit 31 of the value) kept in bit 15.
     /// Half the memory to zero and to cache.
     Compact(Vec<u16>),
-    /// Only the pages of cells written (see [`PagedCells`]).
+    /// Only the pages of cells written (see `PagedCells`).
     Paged(PagedCells),
 }
 

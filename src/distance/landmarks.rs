@@ -31,7 +31,9 @@ const SCATTER_BATCH: usize = 4;
 /// scratch. The bits tell reached cells apart in an eighth of a megabyte
 /// per million cells, where a table of distances (the plain breadth-first
 /// search) spilled out of the cache on a large map: the landmarks of the
-/// Iron Harvest map (1800×1912) took a second.
+/// Iron Harvest map (1800×1912) took a second. ([`super::bfs_distances_into`]
+/// stays the plain search: tests take it as the reference, and the report's
+/// speed yardstick times it, so pages written apart compare.)
 fn measure_row(
     grid: &Grid,
     source: Cell,
@@ -90,7 +92,7 @@ impl Landmarks {
     /// far as possible from those chosen) and measures distances from each.
     ///
     /// Each breadth-first pass writes a compact row per landmark; a batch
-    /// of [`SCATTER_BATCH`] rows is then scattered into the cell-major
+    /// of `SCATTER_BATCH` rows is then scattered into the cell-major
     /// table at once, so each cell's row is written once per batch rather
     /// than once per landmark (a pass per landmark over the whole table was
     /// most of a large map's set-up).
@@ -116,7 +118,9 @@ impl Landmarks {
             let row = &mut batch[(k % SCATTER_BATCH) * n..][..n];
             measure_row(grid, next, row, &mut seen, &mut queue);
             // The next landmark: the first cell (in index order) farthest
-            // from all chosen so far.
+            // from all chosen so far (by the rows' distances, which stop at
+            // `FAR - 1`: only a map with ways longer than 65,534 moves
+            // could choose otherwise than with exact ones).
             let mut far = (0u16, next);
             for (c, (&d, near)) in row.iter().zip(nearest.iter_mut()).enumerate() {
                 if d != FAR {
