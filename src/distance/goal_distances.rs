@@ -118,6 +118,16 @@ impl Heuristic {
         }
     }
 
+    /// Hints the CPU to fetch what [`Self::known`] reads of `cell`: its
+    /// landmark row (the other kinds' tables are local to the unit's
+    /// searches or shared by few cells).
+    #[inline]
+    pub fn prefetch(&self, cell: Cell) {
+        if let Heuristic::Landmarks { table, .. } = self {
+            table.prefetch_row(cell);
+        }
+    }
+
     /// Runs this unit's assigned initial search if it has not run yet (see
     /// [`ReverseResumableAStar::assign`]).
     #[inline]
@@ -387,6 +397,11 @@ impl DistanceOracle for UnitOracle<'_> {
     #[inline]
     fn known(&self, cell: Cell) -> Option<u32> {
         self.heuristic.known(self.grid, cell)
+    }
+
+    #[inline]
+    fn prefetch(&self, cell: Cell) {
+        self.heuristic.prefetch(cell);
     }
 
     fn paused(&self) -> bool {

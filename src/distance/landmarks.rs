@@ -155,6 +155,14 @@ impl Landmarks {
         &self.dist[c.index() * self.count..(c.index() + 1) * self.count]
     }
 
+    /// Hints the CPU to fetch `c`'s row (see [`crate::map::prefetch`]).
+    #[inline]
+    pub fn prefetch_row(&self, c: Cell) {
+        if let Some(first) = self.dist.get(c.index() * self.count) {
+            crate::map::prefetch(first);
+        }
+    }
+
     /// A lower bound on the moves from `a` to a cell whose row is `goal_row`.
     #[inline]
     ///

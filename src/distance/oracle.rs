@@ -20,6 +20,9 @@ pub trait DistanceOracle {
     fn known(&self, _cell: Cell) -> Option<u32> {
         None
     }
+    /// Hints the CPU to fetch what [`DistanceOracle::known`] will read of
+    /// `cell` (the search names all of a node's successors first).
+    fn prefetch(&self, _cell: Cell) {}
     /// Whether the last `exact` call stopped at a deadline without an answer
     /// (a time-sliced true-distance search); the space-time search then stops
     /// too, and the work done so far is kept for the next tick.

@@ -7,6 +7,7 @@ mod generate;
 mod grid;
 mod lanes;
 mod movingai;
+mod prefetch;
 
 pub use blocks::Rect;
 pub use crowded::crowded_instance;
@@ -18,3 +19,4 @@ pub use movingai::{
     parse_map, parse_scenario, read_map, read_scenario, tile_passable, write_map, Instance,
     Scenario, ScenarioEntry,
 };
+pub use prefetch::prefetch;

@@ -75,6 +75,9 @@ pub struct ReservationTable {
     /// Whether [`Self::prefetch`] does anything: layers that fit the cache
     /// are already there, and the hint only costs instructions.
     prefetch: bool,
+    /// Whether [`Self::prefetch_cell`] does anything: the holds (a word a
+    /// cell) outgrow the cache only on large maps.
+    prefetch_cells: bool,
 }
 
 /// Maps up to this many Morton codes get direct-mapped layers.
@@ -292,7 +295,11 @@ impl ReservationTable {
             width,
             morton_shift: (2 * side_bits).saturating_sub(capacity.trailing_zeros()),
             direct: 2 * side_bits <= capacity.trailing_zeros(),
-            prefetch: ring as usize * capacity * 8 > PREFETCH_ABOVE_BYTES,
+            // A direct-mapped table serves a map of a few thousand cells,
+            // all of whose tables stay in cache.
+            prefetch: 2 * side_bits > capacity.trailing_zeros()
+                && ring as usize * capacity * 8 > PREFETCH_ABOVE_BYTES,
+            prefetch_cells: cells as usize * 8 > PREFETCH_ABOVE_BYTES,
             horizon,
             ring,
             ring_shift: ring.trailing_zeros(),
@@ -401,7 +408,7 @@ impl ReservationTable {
     /// stay in cache (a search skips gathering what to prefetch otherwise).
     #[inline]
     pub fn wants_prefetch(&self) -> bool {
-        self.prefetch
+        self.prefetch || self.prefetch_cells
     }
 
     /// Hints the CPU to fetch the slot where `cell`'s claim at `tick` would
@@ -411,17 +418,24 @@ impl ReservationTable {
         if !self.prefetch || !self.in_ring(tick) {
             return;
         }
-        let slot = &self.layers[(tick & (self.ring - 1)) as usize].slots[self.home(cell)];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint: it never faults and changes no
-        // state the program can observe; the pointer is to a live slot.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                (slot as *const AtomicU64).cast::<i8>(),
+        crate::map::prefetch(
+            &self.layers[(tick & (self.ring - 1)) as usize].slots[self.home(cell)],
+        );
+    }
+
+    /// Hints the CPU to fetch what [`StepView::move_is_free`] reads of
+    /// `cell` first: its hold and its claim bit at `tick`.
+    #[inline]
+    pub fn prefetch_cell(&self, cell: Cell, tick: u32) {
+        if !self.prefetch_cells {
+            return;
+        }
+        crate::map::prefetch(&self.holds[cell.index()]);
+        if self.in_ring(tick) {
+            crate::map::prefetch(
+                &self.layers[(tick & (self.ring - 1)) as usize].claimed[cell.index() >> 6],
             );
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
     }
 
     /// A cell's home slot, precomputed (see [`Self::compute_home`]).

@@ -432,6 +432,8 @@ impl SpaceTimeAStar {
                 for &c in &buf[..count] {
                     table.prefetch(c, tick + 1);
                     table.prefetch(c, tick);
+                    table.prefetch_cell(c, tick + 1);
+                    h.prefetch(c);
                 }
                 table.prefetch(n.cell, tick + 1);
             }
