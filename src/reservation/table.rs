@@ -299,7 +299,7 @@ impl ReservationTable {
             // all of whose tables stay in cache.
             prefetch: 2 * side_bits > capacity.trailing_zeros()
                 && ring as usize * capacity * 8 > PREFETCH_ABOVE_BYTES,
-            prefetch_cells: cells as usize * 8 > PREFETCH_ABOVE_BYTES,
+            prefetch_cells: cells * 8 > PREFETCH_ABOVE_BYTES,
             horizon,
             ring,
             ring_shift: ring.trailing_zeros(),
