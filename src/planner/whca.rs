@@ -3430,6 +3430,13 @@ fn straight_window(
     path.push(cur);
     // The kept plan's steps are followed while each goes down the route.
     let mut keeping = kept.first() == Some(&cur);
+    let prefetch = table.wants_prefetch();
+    if keeping && prefetch {
+        // Their distances are read one after the other: start the reads.
+        for &c in kept.iter().skip(1).take(window as usize) {
+            h.prefetch(c);
+        }
+    }
     for depth in 0..window {
         let tick = q.start_tick + depth;
         if keeping {
@@ -3456,6 +3463,17 @@ fn straight_window(
             // The first move down the gradient: to a neighbour whose
             // distance plus the move's cost (2 against a lane) is this one.
             let mut bits = grid.move_bits(cur);
+            if prefetch {
+                // The neighbours' distances and table entries, all at once.
+                let mut rest = bits;
+                while rest != 0 {
+                    let k = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let c = Cell((cur.0 as i64 + grid.move_delta(k)) as u32);
+                    h.prefetch(c);
+                    table.prefetch_cell(c, tick + 1);
+                }
+            }
             let mut found = None;
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
