@@ -424,6 +424,16 @@ impl Resume<'_> {
             // from the parent's: pricing a push needs no division.
             let (px, py) = grid.xy(p);
             let mut bits = grid.move_bits(p);
+            if let Some((table, _)) = self.guide {
+                // Each neighbour's landmark row is a cache miss on a large
+                // map: start them all before the first is priced.
+                let mut rest = bits;
+                while rest != 0 {
+                    let k = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    table.prefetch_row(Cell((p.0 as i64 + grid.move_delta(k)) as u32));
+                }
+            }
             while bits != 0 {
                 let k = 7 - bits.leading_zeros() as usize;
                 bits &= !(1 << k);
