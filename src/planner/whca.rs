@@ -2900,7 +2900,7 @@ impl WindowSearch<'_> {
                 &h,
                 &query,
                 w,
-                if landmark_world {
+                if landmark_world && world_ref.table.large_map() {
                     &world_ref.units.plan(a)[world_ref.units.plan_index(a, now)..]
                 } else {
                     &[]
@@ -3409,10 +3409,11 @@ fn blocked(grid: &crate::map::Grid, h: &mut Heuristic, path: &[Cell], window: u3
 /// free without a look at the table; one distance a step instead of one
 /// for each neighbour tried, and a table check for each): a replan halfway
 /// through a straight window redoes only its second half. Among routes
-/// equally short, the one the unit already holds. Given on maps with
-/// landmark bounds, whose tables miss the cache on every read; on smaller
-/// maps the reads are cheap, and the changed choice among equal routes
-/// left a unit off its goal in a warehouse run (seed 7, 1,000 units).
+/// equally short, the one the unit already holds. Given on large maps
+/// with landmark bounds, whose tables miss the cache on every read; on
+/// smaller maps the reads are cheap, and the changed choice among equal
+/// routes left units off their goals (a warehouse run, seed 7, 1,000
+/// units; den520d's army of 1,000, seed 4).
 fn straight_window(
     grid: &crate::map::Grid,
     table: &crate::reservation::ReservationTable,

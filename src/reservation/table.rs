@@ -404,6 +404,13 @@ impl ReservationTable {
         (tick >> self.ring_shift) as u8
     }
 
+    /// Whether the map is large: its per-cell words (a hold a cell) outgrow
+    /// the cache, and every read of them is likely a miss.
+    #[inline]
+    pub fn large_map(&self) -> bool {
+        self.prefetch_cells
+    }
+
     /// Whether [`Self::prefetch`] does anything: only for tables too big to
     /// stay in cache (a search skips gathering what to prefetch otherwise).
     #[inline]
