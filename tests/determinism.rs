@@ -127,3 +127,32 @@ fn a_games_own_pool_gives_the_same_trajectories() {
     drop(shared);
     assert_eq!(pool.install(rayon::current_num_threads), 3);
 }
+
+/// On a map whose per-cell tables outgrow the cache (384×384, more than
+/// 131,072 cells), a unit whose straight window goes down its current
+/// plan keeps that plan without checking it against the table (see
+/// `straight_window` in `src/planner/whca.rs`): still the same
+/// trajectories on one and two threads, and no collision (`run` asserts
+/// it), with units moving along kept plans for the whole run.
+#[test]
+fn kept_plans_on_a_large_map_give_the_same_trajectories_for_any_thread_count() {
+    let grid = Arc::new(generate_map(
+        "384x384:0.1".parse().unwrap(),
+        Connectivity::Four,
+        5,
+    ));
+    let inst = random_instance(grid, 3000, 5).unwrap();
+    let (reference, _) = run(&inst, 1, Budget::default());
+    let units = inst.len();
+    let moved = reference[..units]
+        .iter()
+        .zip(&reference[reference.len() - units..])
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        moved > units / 2,
+        "the run must move most units: {moved} of {units} moved"
+    );
+    let (t, _) = run(&inst, 2, Budget::default());
+    assert!(t == reference, "2 threads diverged from 1 thread");
+}
