@@ -58,3 +58,44 @@ fn every_budget_is_collision_free() {
     // and an unlimited budget does strictly better.
     assert!(reached[0] < *reached.last().unwrap());
 }
+
+/// On a map large enough for the pass of straight windows that comes first
+/// under a wall-clock budget (384×384, more than 131,072 cells; see
+/// `tiles_under_budget` in `src/planner/whca.rs`), tight and loose budgets
+/// on one and two threads stay collision-free, and units keep moving.
+#[test]
+fn straight_windows_first_on_a_large_map_are_collision_free() {
+    let grid = Arc::new(generate_map(
+        "384x384:0.1".parse().unwrap(),
+        Connectivity::Four,
+        6,
+    ));
+    let inst = random_instance(grid, 3000, 6).unwrap();
+    for wall_us in [300, 2000] {
+        for threads in [1, 2] {
+            let config = SimConfig {
+                planner: PlannerKind::Whca { window: 16 },
+                max_ticks: 60,
+                seed: 6,
+                threads,
+                budget: Budget {
+                    wall_us: Some(wall_us),
+                    nodes: None,
+                },
+                history: throng::engine::History::Full,
+                ..SimConfig::default()
+            };
+            let mut sim = Simulation::new(&inst, config).expect("a valid instance");
+            let s = sim.run();
+            assert_eq!(s.collisions, 0, "{wall_us} µs on {threads} threads");
+            let t = sim.trajectory();
+            let n = inst.len();
+            let moved = t[..n]
+                .iter()
+                .zip(&t[t.len() - n..])
+                .filter(|(a, b)| a != b)
+                .count();
+            assert!(moved > 0, "{wall_us} µs on {threads} threads: nobody moved");
+        }
+    }
+}
