@@ -359,12 +359,13 @@ const MIN_CELL_SHARE: f64 = 0.6;
 /// one-cell units' time, the share of its windows that must have been
 /// straight of late for it to run, and how often it runs to measure that
 /// share when it does not. Iron Harvest's 10,000 units under 4 ms, two
-/// threads: 90–97% of its windows straight; with a share of 0.5 / 0.6 /
-/// 0.7, 308–321 / 327 / 401 units home at tick 300 and 2,472–2,644 /
-/// 2,378 / 2,456 at tick 2,000, against 177–209 and 1,322–1,913 without
-/// the pass (sums of costs −0.3 to −0.6% and −4 to −8%). On the 512² stress map
-/// under 2.5 ms, 82% straight at first and 57% by tick 200: run throughout,
-/// the pass cost 3,872 → 3,323 units home at tick 300 and +1.8% sum of costs.
+/// threads: 90–97% of its windows straight; 307–339 units home at tick 300
+/// and 1,644–2,305 at tick 2,000 against 183–201 and 1,050–1,498 without
+/// the pass (sums of costs −0.2 to −0.4% and −3 to −4%; shares of 0.5 and
+/// 0.7 measured alike in an earlier form of the pass). On the 512² stress
+/// map under 2.5 ms, 82% straight at first and 57% by tick 200: run
+/// throughout, the pass cost 3,872 → 3,323 units home at tick 300 and +1.8%
+/// sum of costs.
 const STRAIGHT_PASS_SHARE: f64 = 0.6;
 const STRAIGHT_PASS_RATE: f64 = 0.85;
 const STRAIGHT_PASS_PROBE: u32 = 16;
