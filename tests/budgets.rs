@@ -1,6 +1,8 @@
 //! The no-collision invariant holds under any budget, zero included: work
 //! that does not fit carries over and units follow their reserved plans.
 
+mod common;
+
 use std::sync::Arc;
 
 use throng::engine::{Budget, SimConfig, Simulation};
@@ -88,13 +90,7 @@ fn straight_windows_first_on_a_large_map_are_collision_free() {
             let mut sim = Simulation::new(&inst, config).expect("a valid instance");
             let s = sim.run();
             assert_eq!(s.collisions, 0, "{wall_us} µs on {threads} threads");
-            let t = sim.trajectory();
-            let n = inst.len();
-            let moved = t[..n]
-                .iter()
-                .zip(&t[t.len() - n..])
-                .filter(|(a, b)| a != b)
-                .count();
+            let moved = common::units_moved(sim.trajectory(), inst.len());
             assert!(moved > 0, "{wall_us} µs on {threads} threads: nobody moved");
         }
     }

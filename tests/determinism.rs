@@ -2,6 +2,8 @@
 //! bit-identical for 1, 2, 4 and 8 worker threads: the order of commits, not
 //! the timing of threads, decides the outcome.
 
+mod common;
+
 use std::sync::Arc;
 
 use throng::engine::{Budget, SimConfig, Simulation};
@@ -144,11 +146,7 @@ fn kept_plans_on_a_large_map_give_the_same_trajectories_for_any_thread_count() {
     let inst = random_instance(grid, 3000, 5).unwrap();
     let (reference, _) = run(&inst, 1, Budget::default());
     let units = inst.len();
-    let moved = reference[..units]
-        .iter()
-        .zip(&reference[reference.len() - units..])
-        .filter(|(a, b)| a != b)
-        .count();
+    let moved = common::units_moved(&reference, units);
     assert!(
         moved > units / 2,
         "the run must move most units: {moved} of {units} moved"

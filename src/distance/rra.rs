@@ -427,11 +427,10 @@ impl Resume<'_> {
             if let Some((table, _)) = self.guide {
                 // Each neighbour's landmark row is a cache miss on a large
                 // map: start them all before the first is priced.
-                let mut rest = bits;
-                while rest != 0 {
-                    let k = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    table.prefetch_row(Cell((p.0 as i64 + grid.move_delta(k)) as u32));
+                let mut buf = [Cell(0); 8];
+                let n = grid.neighbors(p, &mut buf);
+                for &q in &buf[..n] {
+                    table.prefetch_row(q);
                 }
             }
             while bits != 0 {

@@ -2994,7 +2994,9 @@ impl WindowSearch<'_> {
             failed_before.store(true, std::sync::atomic::Ordering::Relaxed);
             return None;
         }
-        if !self.straight_only {
+        // Read first: the flags of units searched on other workers share
+        // cache lines, and most are clear.
+        if !self.straight_only && failed_before.load(std::sync::atomic::Ordering::Relaxed) {
             failed_before.store(false, std::sync::atomic::Ordering::Relaxed);
         }
         scratch.search.expanded = 0;
@@ -3555,11 +3557,9 @@ fn straight_window(
             let mut bits = grid.move_bits(cur);
             if prefetch {
                 // The neighbours' distances and table entries, all at once.
-                let mut rest = bits;
-                while rest != 0 {
-                    let k = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let c = Cell((cur.0 as i64 + grid.move_delta(k)) as u32);
+                let mut buf = [Cell(0); 8];
+                let n = grid.neighbors(cur, &mut buf);
+                for &c in &buf[..n] {
                     h.prefetch(c);
                     table.prefetch_cell(c, tick + 1);
                 }

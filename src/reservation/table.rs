@@ -411,8 +411,9 @@ impl ReservationTable {
         self.prefetch_cells
     }
 
-    /// Whether [`Self::prefetch`] does anything: only for tables too big to
-    /// stay in cache (a search skips gathering what to prefetch otherwise).
+    /// Whether [`Self::prefetch`] or [`Self::prefetch_cell`] does anything:
+    /// only for layers or maps too big to stay in cache (a search skips
+    /// gathering what to prefetch otherwise).
     #[inline]
     pub fn wants_prefetch(&self) -> bool {
         self.prefetch || self.prefetch_cells

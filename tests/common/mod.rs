@@ -1,8 +1,11 @@
-//! Where the integration tests find their maps. Each test crate uses a
-//! subset of these helpers.
+//! What the integration tests share: where they find their maps, and
+//! measures of a run's trajectory. Each test crate uses a subset of these
+//! helpers.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+use throng::map::Cell;
 
 /// The small MovingAI maps and scenarios committed with the tests (the
 /// 32×32, 48×48 and 64×64 maps and warehouse-10-20-10-2-1; sources and
@@ -28,4 +31,15 @@ pub fn benchmark_maps() -> PathBuf {
              (den312d.map, den520d.map, brc202d.map, ...) to run this test"
         ),
     }
+}
+
+/// How many of the first `units` units end a recorded trajectory (ticks of
+/// `units` cells each, as [`throng::engine::Simulation::trajectory`] keeps
+/// them) on another cell than they started on.
+pub fn units_moved(trajectory: &[Cell], units: usize) -> usize {
+    trajectory[..units]
+        .iter()
+        .zip(&trajectory[trajectory.len() - units..])
+        .filter(|(a, b)| a != b)
+        .count()
 }
