@@ -170,8 +170,7 @@ pub fn events(data: &[u8]) -> bool {
                     assert!(!unit.is_empty() && unit.chars().count() <= 64, "{unit:?}");
                     assert!(!unit.contains(char::is_whitespace) && !unit.contains('#'));
                 }
-                if let Action::Spawn { priority, kind, .. } = e.action {
-                    assert!(priority <= 15);
+                if let Action::Spawn { kind, .. } = e.action {
                     assert!(kind.is_valid(), "{kind:?}");
                 }
             }
@@ -220,8 +219,9 @@ fn write_events(events: &[ScriptedEvent]) -> String {
                 ];
                 options.rotate_left(e.line % 3);
                 let curves = if kind.curves == 1 { " curves" } else { "" };
+                let four_way = if kind.four_way == 1 { " four_way" } else { "" };
                 format!(
-                    "{t} spawn {unit} {} {} {} {} {}{curves}",
+                    "{t} spawn {unit} {} {} {} {} {}{curves}{four_way}",
                     at.0,
                     at.1,
                     goal.0,

@@ -97,7 +97,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub save_map: Option<PathBuf>,
     /// Event script: spawns, despawns, orders and buildings while the run
-    /// goes on (one per line: `TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [priority P]`,
+    /// goes on (one per line: `TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [four_way] [priority P]`,
     /// `TICK despawn UNIT`, `TICK goal|push_goal UNIT GX GY`, `TICK stop UNIT`,
     /// `TICK block|unblock X0 Y0 X1 Y1`). Implies `--budgeted-start`.
     #[arg(long)]

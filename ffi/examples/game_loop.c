@@ -7,7 +7,11 @@
  *
  *   cargo build --release -p throng-ffi
  *   cc -O2 -Iffi/include ffi/examples/game_loop.c target/release/libthrong_c.a \
- *      -lpthread -ldl -lm -o game_loop && ./game_loop [FRAMES]
+ *      -lpthread -ldl -lm -o game_loop && ./game_loop [FRAMES [RECORDING]]
+ *
+ * With RECORDING, the run's calls go to RECORDING.events and its map to
+ * RECORDING.map: `throng run --map RECORDING.map --events RECORDING.events
+ * --trace trace.csv` replays it.
  *
  * Exits 0 when every unit arrived without a collision and every bad call
  * failed as it should.
@@ -54,6 +58,12 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("throng %s\n", throng_version());
+    if (argc > 2) {
+        char events_path[1024], map_path[1024];
+        snprintf(events_path, sizeof events_path, "%s.events", argv[2]);
+        snprintf(map_path, sizeof map_path, "%s.map", argv[2]);
+        expect(throng_record_start(world, events_path, map_path) == THRONG_OK, "record");
+    }
 
     /* Spawn: columns 0-4 on the left, each unit bound for a cell in every other
      * column on the right (columns 63, 61, ..., 55), so that units already home
@@ -173,6 +183,9 @@ int main(int argc, char **argv) {
             failures++;
             break;
         }
+    }
+    if (argc > 2) {
+        expect(throng_record_stop(world) == THRONG_OK, "stop recording");
     }
     throng_world_free(world);
     if (failures) {

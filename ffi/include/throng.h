@@ -32,7 +32,8 @@ typedef enum ThrongStatus {
     THRONG_ERROR_TOO_MANY_UNITS = 6,   /* max_units reached, or no table room for the kind */
     THRONG_ERROR_MAP_FILE = 7,         /* the map file cannot be read or parsed */
     THRONG_ERROR_BUFFER_TOO_SMALL = 8, /* the length needed is reported */
-    THRONG_ERROR_INTERNAL = 9          /* a bug in Throng: free the world */
+    THRONG_ERROR_INTERNAL = 9,         /* a bug in Throng: free the world */
+    THRONG_ERROR_IO = 10               /* a file could not be created or written */
 } ThrongStatus;
 
 /* Unit states (ThrongUnitInfo.state). */
@@ -126,6 +127,13 @@ ThrongStatus throng_order_group(ThrongWorld *world, const ThrongUnit *units, siz
                                 uint32_t x, uint32_t y);
 ThrongStatus throng_block(ThrongWorld *world, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
 ThrongStatus throng_unblock(ThrongWorld *world, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
+
+/* Recording: every call from now on is written to `script_path` as an event script, and the
+ * map (if `map_path` is not NULL) as a MovingAI file, to replay the run from the command line:
+ * `throng run --map MAP --events SCRIPT --trace trace.csv`. Before the first step only. The
+ * script is flushed every tick; throng_record_stop flushes it and reports a failed write. */
+ThrongStatus throng_record_start(ThrongWorld *world, const char *script_path, const char *map_path);
+ThrongStatus throng_record_stop(ThrongWorld *world);
 
 /* One tick. `out` may be NULL. Unpolled events of the previous step are dropped. */
 ThrongStatus throng_step(ThrongWorld *world, ThrongTick *out);

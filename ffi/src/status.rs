@@ -36,6 +36,8 @@ pub enum ThrongStatus {
     /// An internal error (a bug in Throng). The world it happened in
     /// refuses every later call but `throng_world_free`.
     Internal = 9,
+    /// A file could not be created or written (a recording).
+    Io = 10,
 }
 
 /// A failed call: its status and what to tell the caller.

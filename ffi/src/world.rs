@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use throng::engine::{Budget, SimConfig, Simulation, UnitSpec};
-use throng::map::{read_map, Cell, Connectivity, Grid, Rect, MAX_CELLS};
+use throng::map::{read_map, write_map, Cell, Connectivity, Grid, Rect, MAX_CELLS};
 use throng::planner::PlannerKind;
 use throng::units::{UnitId, UnitKind};
 
@@ -589,6 +589,69 @@ pub unsafe extern "C" fn throng_now(world: *const ThrongWorld) -> u32 {
 pub unsafe extern "C" fn throng_collisions(world: *const ThrongWorld) -> u64 {
     // SAFETY: the caller passes null or a live world not in use elsewhere.
     unsafe { world.as_ref() }.map_or(0, |w| w.sim.violations().0)
+}
+
+/// A path argument: non-null, UTF-8.
+///
+/// # Safety
+/// `p` is null or a NUL-terminated string.
+unsafe fn path_arg<'a>(p: *const c_char, what: &str) -> Result<&'a Path, Failure> {
+    if p.is_null() {
+        return Err(Failure::null(what));
+    }
+    // SAFETY: non-null (checked) and NUL-terminated (the caller's word).
+    let s = unsafe { CStr::from_ptr(p) }.to_str().map_err(|_| {
+        Failure::new(
+            ThrongStatus::InvalidArgument,
+            format!("{what}: expected UTF-8"),
+        )
+    })?;
+    Ok(Path::new(s))
+}
+
+fn io_failure(path: &Path, e: std::io::Error) -> Failure {
+    Failure::new(ThrongStatus::Io, format!("{}: {e}", path.display()))
+}
+
+/// Starts recording the world's calls into an event script at
+/// `script_path`, and writes its map to `map_path` (null: not written), so
+/// that `throng run --map MAP --events SCRIPT` replays the run. Before the
+/// first step only.
+///
+/// # Safety
+/// `world` is null or a live world; the paths are null or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn throng_record_start(
+    world: *mut ThrongWorld,
+    script_path: *const c_char,
+    map_path: *const c_char,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        // SAFETY: the caller passes null or NUL-terminated strings.
+        let script = unsafe { path_arg(script_path, "script_path") }?;
+        if !map_path.is_null() {
+            // SAFETY: as above.
+            let map = unsafe { path_arg(map_path, "map_path") }?;
+            std::fs::write(map, write_map(w.sim.grid())).map_err(|e| io_failure(map, e))?;
+        }
+        let file = std::fs::File::create(script).map_err(|e| io_failure(script, e))?;
+        w.sim.record_calls(std::io::BufWriter::new(file))?;
+        Ok(())
+    })
+}
+
+/// Stops recording and flushes the script; fails with `THRONG_ERROR_IO` if
+/// a write failed since the start (nothing was written after it).
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_record_stop(world: *mut ThrongWorld) -> ThrongStatus {
+    with_world(world, |w| {
+        w.sim
+            .stop_recording()
+            .map_err(|e| Failure::new(ThrongStatus::Io, format!("recording the calls: {e}")))
+    })
 }
 
 #[cfg(test)]

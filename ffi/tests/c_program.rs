@@ -54,11 +54,21 @@ fn the_c_game_loop_brings_every_unit_home() {
         .status()
         .expect("the C compiler runs");
     assert!(status.success(), "examples/game_loop.c did not compile");
+    let recording = out.with_extension("rec");
     let run = Command::new(&out)
         .arg("1000")
+        .arg(&recording)
         .output()
         .expect("the C program runs");
     let _ = std::fs::remove_file(&out);
+    let (events, map) = (
+        recording.with_extension("rec.events"),
+        recording.with_extension("rec.map"),
+    );
+    let script = std::fs::read_to_string(&events);
+    let grid = throng::map::read_map(&map, throng::map::Connectivity::Four);
+    let _ = std::fs::remove_file(&events);
+    let _ = std::fs::remove_file(&map);
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -67,6 +77,28 @@ fn the_c_game_loop_brings_every_unit_home() {
     );
     assert!(stdout.contains("all 300 units home"), "{stdout}");
     assert!(stdout.contains("collisions 0"), "{stdout}");
+    // The recording: every call the game made, a script the command line
+    // accepts for this map.
+    let script = script.expect("the recorded script");
+    let grid = grid.expect("the recorded map");
+    let parsed = throng::io::parse_events(&events, &script).expect("a valid script");
+    throng::io::check_events(&events, &parsed, &grid, 0).expect("calls the map accepts");
+    let count = |word: &str| {
+        script
+            .lines()
+            .filter(|l| l.split(' ').nth(1) == Some(word))
+            .count()
+    };
+    assert_eq!(
+        (
+            count("spawn"),
+            count("despawn"),
+            count("block"),
+            count("unblock")
+        ),
+        (301, 1, 1, 1),
+        "{script}"
+    );
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use crate::map::{Cell, Rect};
 use crate::units::{Slot, UnitFlags, UnitId, UnitState};
 
+use super::command::{Command, UnitSpec};
 use super::events::{Event, EventKind};
-use super::simulation::{Command, Simulation, UnitSpec};
+use super::simulation::Simulation;
 
 impl Simulation {
     /// Applies every call recorded since the last step, in call order.
@@ -17,6 +18,12 @@ impl Simulation {
             return;
         }
         crate::profile_zone!("commands");
+        if let Some(r) = &mut self.recorder {
+            for cmd in &self.commands {
+                r.command(self.event_tick, cmd, &self.world.grid);
+            }
+            r.flush();
+        }
         std::mem::swap(&mut self.commands, &mut self.applying);
         let mut cmds = std::mem::take(&mut self.applying);
         for cmd in cmds.drain(..) {

@@ -16,10 +16,12 @@ use crate::search::SpatialAStar;
 use crate::units::{Slot, UnitFlags, UnitId, UnitIds, UnitKind, UnitState};
 use crate::validate::{StepChecker, Violation};
 
+use super::command::{Command, UnitSpec};
 use super::events::{Event, EventKind};
 use super::evict::Escapes;
 use super::metrics::{count_cycles, RunSummary};
 use super::plan_repair::PlanCutter;
+use super::recorder::CallRecorder;
 use super::tick_stats::TickStats;
 use crate::world::{claims_of, Budget, SimError, World};
 
@@ -153,57 +155,6 @@ impl SimConfig {
     }
 }
 
-/// A unit to spawn: where it enters the map, where it goes, how urgent it
-/// is, and what kind of unit it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnitSpec {
-    /// The cell it enters on (its body's top-left cell; it waits until the
-    /// body's cells are free).
-    pub cell: Cell,
-    /// Its goal (where its top-left cell goes).
-    pub goal: Cell,
-    /// Silver's unit priority: higher plans first, and lower ones make room.
-    pub priority: u8,
-    /// Its body, pace and moves.
-    pub kind: UnitKind,
-}
-
-impl UnitSpec {
-    /// A one-cell unit entering on `cell`, bound for `goal`, priority 0.
-    pub fn new(cell: Cell, goal: Cell) -> Self {
-        UnitSpec {
-            cell,
-            goal,
-            priority: 0,
-            kind: UnitKind::CELL,
-        }
-    }
-
-    /// The same unit, of kind `kind`.
-    pub fn with_kind(mut self, kind: UnitKind) -> Self {
-        self.kind = kind;
-        self
-    }
-
-    /// The same unit with priority `p`.
-    pub fn with_priority(mut self, p: u8) -> Self {
-        self.priority = p;
-        self
-    }
-}
-
-/// A call recorded between steps, applied at the start of the next.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Command {
-    Spawn(UnitId, UnitSpec),
-    Despawn(UnitId),
-    SetGoal(UnitId, Cell),
-    PushGoal(UnitId, Cell),
-    Stop(UnitId),
-    Block(Rect),
-    Unblock(Rect),
-}
-
 /// What the last step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TickReport {
@@ -250,6 +201,8 @@ pub struct Simulation {
     /// Cells a map edit opened or closed, and the units it concerns (scratch).
     pub(super) edited: Vec<Cell>,
     pub(super) concerned: Vec<Slot>,
+    /// Where the applied calls are written, if the game asked.
+    pub(super) recorder: Option<CallRecorder>,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
@@ -351,6 +304,7 @@ impl Simulation {
             escapes: Escapes::default(),
             edited: Vec::new(),
             concerned: Vec::new(),
+            recorder: None,
             checker,
             history,
             history_width,
@@ -525,6 +479,49 @@ impl Simulation {
         self.check_rect(rect)?;
         self.commands.push(Command::Unblock(rect));
         Ok(())
+    }
+
+    /// Writes every call from now on to `out` as an event script, as the
+    /// engine applies it, so that the run can be replayed from the command
+    /// line (`throng run --map M --events S`; write the map with
+    /// [`crate::map::write_map`]). Units already on the map are written as
+    /// spawns of tick 0. Starts before the first step only: a script
+    /// replays a run from its beginning.
+    pub fn record_calls(
+        &mut self,
+        out: impl std::io::Write + Send + 'static,
+    ) -> Result<(), SimError> {
+        let now = self.world.now();
+        if now > 0 {
+            return Err(SimError::Config {
+                name: "record_calls",
+                value: format!("at tick {now}"),
+                expected: "a call before the first step",
+            });
+        }
+        let mut r = CallRecorder::new(Box::new(out));
+        r.head(&self.world.grid);
+        for id in self.units() {
+            let a = id.unit();
+            if !self.world.units.on_map(a) {
+                continue;
+            }
+            let i = a.index();
+            let ag = &self.world.units;
+            let spec = UnitSpec::new(ag.position[i], ag.goal[i])
+                .with_kind(ag.kind[i])
+                .with_priority(ag.priority[i]);
+            r.command(0, &Command::Spawn(id, spec), &self.world.grid);
+        }
+        r.flush();
+        self.recorder = Some(r);
+        Ok(())
+    }
+
+    /// Stops recording: flushes the script and reports the first write
+    /// that failed, if one did (nothing was written after it).
+    pub fn stop_recording(&mut self) -> std::io::Result<()> {
+        self.recorder.take().map_or(Ok(()), CallRecorder::finish)
     }
 
     // ---- Reading the world. ----

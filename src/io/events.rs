@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! # comments start with '#'; fields are separated by blanks
-//! TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [priority P]
+//! TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [four_way] [priority P]
 //! TICK despawn UNIT
 //! TICK goal UNIT GX GY
 //! TICK push_goal UNIT GX GY
@@ -23,8 +23,8 @@
 //! the unit a K×K square (1 to 8 cells a side) anchored at its top-left
 //! cell, so X Y and GX GY are where that corner enters and ends; `pace P`
 //! makes a step of one cell take P ticks (1 to 8); `curves` lets it turn
-//! on curves (on an 8-connected map); `priority P` (0 to 15) is Silver's
-//! unit priority. Without them the unit is one cell moving a cell a tick,
+//! on curves (on an 8-connected map); `four_way` keeps it to the four
+//! straight steps; `priority P` (0 to 255) is Silver's unit priority. Without them the unit is one cell moving a cell a tick,
 //! priority 0. A goal order moves the same corner, so a body must fit
 //! there too.
 
@@ -246,14 +246,14 @@ pub fn parse_events(path: &Path, text: &str) -> Result<Vec<ScriptedEvent>, Event
 }
 
 /// The options a spawn line may end with, as its errors name them.
-const SPAWN_OPTIONS: &str = "`size K`, `pace P`, `curves`, `priority P`";
+const SPAWN_OPTIONS: &str = "`size K`, `pace P`, `curves`, `four_way`, `priority P`";
 
 /// Reads a spawn line's options (the fields after GY): each at most once,
 /// in any order. Returns the unit's kind and priority, or what was wrong.
 fn spawn_options(fields: &[&str]) -> Result<(UnitKind, u8), String> {
     let mut kind = UnitKind::CELL;
     let mut priority = None;
-    let (mut size, mut pace, mut curves) = (None, None, false);
+    let (mut size, mut pace, mut curves, mut four_way) = (None, None, false, false);
     let mut k = 0;
     while k < fields.len() {
         let name = fields[k];
@@ -295,12 +295,17 @@ fn spawn_options(fields: &[&str]) -> Result<(UnitKind, u8), String> {
             }
             "priority" => {
                 twice(priority.is_some())?;
-                priority = Some(value(0..=15)?);
+                priority = Some(value(0..=255)?);
                 k += 2;
             }
             "curves" => {
                 twice(curves)?;
                 curves = true;
+                k += 1;
+            }
+            "four_way" => {
+                twice(four_way)?;
+                four_way = true;
                 k += 1;
             }
             other => {
@@ -315,6 +320,9 @@ fn spawn_options(fields: &[&str]) -> Result<(UnitKind, u8), String> {
     kind.pace = pace.unwrap_or(1);
     if curves {
         kind = kind.with_curves();
+    }
+    if four_way {
+        kind = kind.four_way();
     }
     Ok((kind, priority.unwrap_or(0)))
 }
@@ -478,8 +486,8 @@ mod tests {
             ("1 fly a", "unknown event `fly`"),
             ("1 spawn a 0 0 1", "`spawn` takes"),
             (
-                "1 spawn a 0 0 1 1 priority 99",
-                "priority `99` is out of range",
+                "1 spawn a 0 0 1 1 priority 999",
+                "priority `999` is out of range",
             ),
             ("1 goal a 1", "`goal` takes 3 fields"),
             ("1 block 0 0 1", "`block` takes 4 fields"),
