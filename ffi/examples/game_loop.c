@@ -33,6 +33,18 @@ static void expect(int ok, const char *what) {
     }
 }
 
+/* A one-cell unit entering on (x, y), bound for (gx, gy). */
+static ThrongUnitDesc one_cell(uint32_t x, uint32_t y, uint32_t gx, uint32_t gy) {
+    ThrongUnitDesc d = {0};
+    d.x = x;
+    d.y = y;
+    d.goal_x = gx;
+    d.goal_y = gy;
+    d.size = 1;
+    d.pace = 1;
+    return d;
+}
+
 int main(int argc, char **argv) {
     int frames = argc > 1 ? atoi(argv[1]) : 600;
 
@@ -72,13 +84,7 @@ int main(int argc, char **argv) {
     int spawned = 0;
     for (uint32_t x = 0; x < 5 && spawned < UNITS; x++) {
         for (uint32_t y = 2; y < H - 2 && spawned < UNITS; y++) {
-            ThrongUnitDesc d = {0};
-            d.x = x;
-            d.y = y;
-            d.goal_x = W - 1 - 2 * x;
-            d.goal_y = y;
-            d.size = 1;
-            d.pace = 1;
+            ThrongUnitDesc d = one_cell(x, y, W - 1 - 2 * x, y);
             s = throng_spawn(world, &d, &units[spawned]);
             expect(s == THRONG_OK, "spawn on an open cell");
             spawned++;
@@ -86,11 +92,7 @@ int main(int argc, char **argv) {
     }
 
     /* What a game gets wrong is refused, with a reason. */
-    ThrongUnitDesc wall = {0};
-    wall.x = 32;
-    wall.y = 0;
-    wall.goal_x = 0;
-    wall.goal_y = 0;
+    ThrongUnitDesc wall = one_cell(32, 0, 0, 0);
     ThrongUnit none;
     expect(throng_spawn(world, &wall, &none) == THRONG_ERROR_WALL, "spawn on a wall refused");
     expect(strstr(throng_last_error(), "wall") != NULL, "the message names the wall");
@@ -100,11 +102,7 @@ int main(int argc, char **argv) {
     expect(throng_step(NULL, NULL) == THRONG_ERROR_NULL_POINTER, "null world refused");
 
     /* One unit spawned and removed again: its id goes stale. */
-    ThrongUnitDesc extra = {0};
-    extra.x = 10;
-    extra.y = 10;
-    extra.goal_x = 11;
-    extra.goal_y = 10;
+    ThrongUnitDesc extra = one_cell(10, 10, 11, 10);
     ThrongUnit gone;
     expect(throng_spawn(world, &extra, &gone) == THRONG_OK, "spawn the extra unit");
     expect(throng_despawn(world, gone) == THRONG_OK, "despawn it");
