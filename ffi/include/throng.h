@@ -5,7 +5,7 @@
  *
  * Build: `cargo build --release -p throng-ffi` gives target/release/
  * libthrong_c.a and libthrong_c.so. Link the static library with
- * `-lpthread -ldl -lm` (Linux).
+ * `-lpthread -ldl -lm` (Linux). Add `--features profiling` for Tracy zones.
  *
  * Every call returns a ThrongStatus; on failure throng_last_error() says
  * what went wrong (which input, what was expected). Calls check their
@@ -42,6 +42,7 @@ typedef enum ThrongStatus {
 #define THRONG_WAITING 2u     /* spawned on a held cell: enters once it is free */
 #define THRONG_STUCK 3u       /* no progress for stuck_after ticks */
 #define THRONG_UNREACHABLE 4u /* its goal cannot be reached in the current map */
+#define THRONG_GONE 255u      /* throng_unit_infos: the id is stale */
 
 /* Event kinds (ThrongEvent.kind). */
 #define THRONG_EVENT_SPAWNED 0u     /* entered the map on (x, y) */
@@ -142,10 +143,16 @@ ThrongStatus throng_step(ThrongWorld *world, ThrongTick *out);
 ThrongStatus throng_poll_events(ThrongWorld *world, ThrongEvent *out, size_t capacity,
                                 size_t *count);
 ThrongStatus throng_unit_info(ThrongWorld *world, ThrongUnit unit, ThrongUnitInfo *out);
+/* Many at once (a renderer's read): stale ids get THRONG_GONE; `gone` (may be NULL) counts them. */
+ThrongStatus throng_unit_infos(ThrongWorld *world, const ThrongUnit *units, size_t count,
+                               ThrongUnitInfo *out, size_t *gone);
 ThrongStatus throng_planned_path(ThrongWorld *world, ThrongUnit unit, uint32_t *xy,
                                  size_t capacity, size_t *len);
 ThrongStatus throng_units(ThrongWorld *world, ThrongUnit *out, size_t capacity, size_t *count);
 uint32_t throng_now(const ThrongWorld *world);
+void throng_map_size(const ThrongWorld *world, uint32_t *width, uint32_t *height);
+/* 1 if a unit may stand on (x, y) now: on the map, no wall, no building. */
+uint8_t throng_cell_open(const ThrongWorld *world, uint32_t x, uint32_t y);
 uint64_t throng_collisions(const ThrongWorld *world);
 
 #ifdef __cplusplus

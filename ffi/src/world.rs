@@ -238,6 +238,24 @@ fn unit(id: u64) -> UnitId {
     UnitId::from_bits(id)
 }
 
+/// State of an entry of `throng_unit_infos` whose id is stale.
+pub const GONE: u32 = 255;
+
+/// Unit `id`'s rectangle, goal and state.
+fn info(sim: &Simulation, id: UnitId) -> Result<ThrongUnitInfo, Failure> {
+    let rect = sim.rect(id)?;
+    let (goal_x, goal_y) = sim.grid().xy(sim.goal(id)?);
+    Ok(ThrongUnitInfo {
+        x: rect.x0,
+        y: rect.y0,
+        width: rect.width(),
+        height: rect.height(),
+        goal_x,
+        goal_y,
+        state: state_code(sim.state(id)?),
+    })
+}
+
 /// The cell at `(x, y)`, checked against the map.
 fn cell(sim: &Simulation, x: u32, y: u32) -> Result<Cell, Failure> {
     Ok(sim.cell(i64::from(x), i64::from(y))?)
@@ -462,18 +480,62 @@ pub unsafe extern "C" fn throng_unit_info(
     with_world(world, |w| {
         // SAFETY: the caller passes null or a writable pointer.
         let out = unsafe { out.as_mut() }.ok_or_else(|| Failure::null("out"))?;
-        let id = unit(unit_id);
-        let rect = w.sim.rect(id)?;
-        let (goal_x, goal_y) = w.sim.grid().xy(w.sim.goal(id)?);
-        *out = ThrongUnitInfo {
-            x: rect.x0,
-            y: rect.y0,
-            width: rect.width(),
-            height: rect.height(),
-            goal_x,
-            goal_y,
-            state: state_code(w.sim.state(id)?),
+        *out = info(&w.sim, unit(unit_id))?;
+        Ok(())
+    })
+}
+
+/// Reads `count` units' infos at once (for a renderer): `out[k]` for
+/// `ids[k]`. A stale id's entry gets state `THRONG_GONE` and zeros; the
+/// call still succeeds, and writes to `*gone` (if not null) how many were.
+///
+/// # Safety
+/// `world` is null or a live world; `ids` and `out` are null or point to
+/// `count` ids and `count` writable infos; `gone` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn throng_unit_infos(
+    world: *mut ThrongWorld,
+    ids: *const u64,
+    count: usize,
+    out: *mut ThrongUnitInfo,
+    gone: *mut usize,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        if count == 0 {
+            // SAFETY: the caller passes null or a writable pointer.
+            if let Some(g) = unsafe { gone.as_mut() } {
+                *g = 0;
+            }
+            return Ok(());
+        }
+        if ids.is_null() {
+            return Err(Failure::null("ids"));
+        }
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: non-null (checked); the caller vouches for `count` ids
+        // and `count` writable infos, which do not overlap.
+        let (ids, out) = unsafe {
+            (
+                std::slice::from_raw_parts(ids, count),
+                std::slice::from_raw_parts_mut(out, count),
+            )
         };
+        let mut stale = 0;
+        for (o, &id) in out.iter_mut().zip(ids) {
+            *o = info(&w.sim, unit(id)).unwrap_or_else(|_| {
+                stale += 1;
+                ThrongUnitInfo {
+                    state: GONE,
+                    ..ThrongUnitInfo::default()
+                }
+            });
+        }
+        // SAFETY: the caller passes null or a writable pointer.
+        if let Some(g) = unsafe { gone.as_mut() } {
+            *g = stale;
+        }
         Ok(())
     })
 }
@@ -566,6 +628,46 @@ pub unsafe extern "C" fn throng_units(
         }
         Ok(())
     })
+}
+
+/// The map's width and height, in cells (zeros for a null world).
+///
+/// # Safety
+/// `world` is null or a live world; `width` and `height` are null or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn throng_map_size(
+    world: *const ThrongWorld,
+    width: *mut u32,
+    height: *mut u32,
+) {
+    // SAFETY: the caller passes null or valid pointers, the world not in
+    // use elsewhere.
+    let (w, wd, ht) = unsafe { (world.as_ref(), width.as_mut(), height.as_mut()) };
+    let (x, y) = w.map_or((0, 0), |w| (w.sim.grid().width(), w.sim.grid().height()));
+    if let Some(wd) = wd {
+        *wd = x;
+    }
+    if let Some(ht) = ht {
+        *ht = y;
+    }
+}
+
+/// 1 if a unit may stand on `(x, y)` now: on the map, not a wall, not
+/// under a building; 0 otherwise (or for a null world).
+///
+/// # Safety
+/// `world` is null or a live world.
+#[no_mangle]
+pub unsafe extern "C" fn throng_cell_open(world: *const ThrongWorld, x: u32, y: u32) -> u8 {
+    // SAFETY: the caller passes null or a live world not in use elsewhere.
+    let Some(w) = (unsafe { world.as_ref() }) else {
+        return 0;
+    };
+    w.sim
+        .cell(i64::from(x), i64::from(y))
+        .is_ok_and(|c| w.sim.grid().is_passable(c))
+        .into()
 }
 
 /// The world's current tick (0 before the first step, or for a null

@@ -223,6 +223,26 @@ fn bad_calls_on_a_live_world_are_refused_and_change_nothing() {
         assert_ne!(again, id);
         let mut info = ThrongUnitInfo::default();
         assert_eq!(throng_unit_info(w, id, &mut info), ThrongStatus::StaleUnit);
+        // Many at once: the stale id is marked, the living one read.
+        let mut infos = [ThrongUnitInfo::default(); 2];
+        let mut gone = 9;
+        assert_eq!(
+            throng_unit_infos(w, [id, again].as_ptr(), 2, infos.as_mut_ptr(), &mut gone),
+            ThrongStatus::Ok
+        );
+        assert_eq!((gone, infos[0].state), (1, 255));
+        assert_eq!((infos[1].x, infos[1].y, infos[1].goal_x), (0, 0, 15));
+        assert_eq!(
+            throng_unit_infos(w, null(), 2, infos.as_mut_ptr(), null_mut()),
+            ThrongStatus::NullPointer
+        );
+        // The map: its size, its walls and the gap in them.
+        let (mut mw, mut mh) = (0, 0);
+        throng_map_size(w, &mut mw, &mut mh);
+        assert_eq!((mw, mh), (16, 12));
+        assert_eq!(throng_cell_open(w, 8, 0), 0, "the wall");
+        assert_eq!(throng_cell_open(w, 8, 5), 1, "the gap");
+        assert_eq!(throng_cell_open(w, 99, 5), 0, "off the map");
         let mut count = 0;
         let mut ids = [0u64; 4];
         assert_eq!(
@@ -349,6 +369,7 @@ fn events_and_routes_come_through_the_caller_buffers() {
         let mut info = ThrongUnitInfo::default();
         assert_eq!(throng_unit_info(w, ids[0], &mut info), ThrongStatus::Ok);
         assert_eq!(info.state, 4, "unreachable");
+        assert_eq!(throng_cell_open(w, 10, 5), 0, "under the building");
         assert_eq!(throng_unblock(w, 9, 4, 11, 6), ThrongStatus::Ok);
         for _ in 0..30 {
             assert_eq!(throng_step(w, null_mut()), ThrongStatus::Ok);
