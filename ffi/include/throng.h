@@ -10,7 +10,8 @@
  * Every call returns a ThrongStatus; on failure throng_last_error() says
  * what went wrong (which input, what was expected). Calls check their
  * pointers and never crash on bad arguments. Calls on one world must not
- * overlap; separate worlds may be used from separate threads.
+ * overlap, but a world may move between threads (created on a loading
+ * thread, stepped on the game's); separate worlds may run side by side.
  */
 #ifndef THRONG_H
 #define THRONG_H

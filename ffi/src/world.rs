@@ -760,6 +760,13 @@ pub unsafe extern "C" fn throng_record_stop(world: *mut ThrongWorld) -> ThrongSt
 mod tests {
     use super::*;
 
+    /// A game may create a world on one thread and step it on another.
+    #[test]
+    fn a_world_may_move_between_threads() {
+        fn send<T: Send>() {}
+        send::<ThrongWorld>();
+    }
+
     /// A call that panics leaves its world refusing every later call but
     /// the free.
     #[test]
