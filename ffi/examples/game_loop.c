@@ -168,6 +168,12 @@ int main(int argc, char **argv) {
     ThrongUnit ids[UNITS + 8];
     expect(throng_units(world, ids, UNITS + 8, &living) == THRONG_OK, "list units");
     uint64_t collisions = throng_collisions(world);
+    ThrongStats stats;
+    expect(throng_stats(world, &stats) == THRONG_OK, "stats");
+    printf("stats: %u ticks, %u units (%u arrived), step mean %.3f ms, p99 %.3f ms, max %.3f ms\n",
+           stats.ticks, stats.units, stats.states[THRONG_ARRIVED], stats.tick_mean_ms,
+           stats.tick_p99_ms, stats.tick_max_ms);
+    expect(stats.states[THRONG_ARRIVED] == (uint32_t)spawned, "stats count every arrival");
     printf("%d units, %zu living, %d spawn events, %d arrival events, %d stuck events\n",
            spawned, living, spawned_events, arrived, stuck);
     printf("%d steps: mean %.1f us, worst %.1f us; collisions %llu\n", steps,

@@ -106,6 +106,15 @@ typedef struct ThrongEvent {
     uint32_t x, y;           /* the cell, for SPAWNED and ARRIVED (else UINT32_MAX) */
 } ThrongEvent;
 
+typedef struct ThrongStats {
+    uint32_t ticks;
+    uint32_t units;          /* living, waiting to enter included */
+    uint32_t states[5];      /* units per state, indexed by THRONG_MOVING .. THRONG_UNREACHABLE */
+    uint64_t overruns;       /* steps over the wall-clock budget */
+    uint64_t collisions;     /* validator violations (0 unless Throng has a bug) */
+    double tick_mean_ms, tick_p99_ms, tick_max_ms;
+} ThrongStats;
+
 /* Library. */
 const char *throng_version(void);
 /* The last failure's message on this thread ("" if none); valid until the next failure. */
@@ -151,6 +160,8 @@ ThrongStatus throng_planned_path(ThrongWorld *world, ThrongUnit unit, uint32_t *
                                  size_t capacity, size_t *len);
 ThrongStatus throng_units(ThrongWorld *world, ThrongUnit *out, size_t capacity, size_t *count);
 uint32_t throng_now(const ThrongWorld *world);
+/* The run so far, for a debug overlay (counts every unit: not every frame). */
+ThrongStatus throng_stats(ThrongWorld *world, ThrongStats *out);
 void throng_map_size(const ThrongWorld *world, uint32_t *width, uint32_t *height);
 /* 1 if a unit may stand on (x, y) now: on the map, no wall, no building. */
 uint8_t throng_cell_open(const ThrongWorld *world, uint32_t x, uint32_t y);

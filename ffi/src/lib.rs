@@ -13,5 +13,7 @@ mod types;
 mod world;
 
 pub use status::{throng_last_error, throng_version, ThrongStatus};
-pub use types::{ThrongConfig, ThrongEvent, ThrongTick, ThrongUnitDesc, ThrongUnitInfo};
+pub use types::{
+    ThrongConfig, ThrongEvent, ThrongStats, ThrongTick, ThrongUnitDesc, ThrongUnitInfo,
+};
 pub use world::*;

@@ -165,3 +165,26 @@ impl ThrongEvent {
 pub(crate) fn state_code(s: UnitState) -> u32 {
     s as u32
 }
+
+/// The run so far, for a debug overlay (`throng_stats`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ThrongStats {
+    /// Ticks stepped.
+    pub ticks: u32,
+    /// Living units (spawned ones waiting to enter included).
+    pub units: u32,
+    /// Living units in each state, indexed by `THRONG_MOVING` ..
+    /// `THRONG_UNREACHABLE`.
+    pub states: [u32; 5],
+    /// Ticks whose step overran the wall-clock budget.
+    pub overruns: u64,
+    /// Violations the validator found (0 unless Throng has a bug).
+    pub collisions: u64,
+    /// Mean step time, ms.
+    pub tick_mean_ms: f64,
+    /// 99th percentile step time, ms.
+    pub tick_p99_ms: f64,
+    /// Longest step, ms.
+    pub tick_max_ms: f64,
+}

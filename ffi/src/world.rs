@@ -19,7 +19,7 @@ use throng::units::{UnitId, UnitKind};
 
 use crate::status::{guarded, Failure, ThrongStatus};
 use crate::types::{
-    state_code, ThrongConfig, ThrongEvent, ThrongTick, ThrongUnitDesc, ThrongUnitInfo,
+    state_code, ThrongConfig, ThrongEvent, ThrongStats, ThrongTick, ThrongUnitDesc, ThrongUnitInfo,
 };
 
 /// A live world (opaque to C).
@@ -626,6 +626,43 @@ pub unsafe extern "C" fn throng_units(
                 format!("{count} units: capacity {capacity}"),
             ));
         }
+        Ok(())
+    })
+}
+
+/// Fills `*out` with the run so far: ticks, units per state, step times,
+/// budget overruns and collisions. Counts every unit: for an overlay
+/// refreshed now and then, not every frame.
+///
+/// # Safety
+/// `world` is null or a live world; `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn throng_stats(
+    world: *mut ThrongWorld,
+    out: *mut ThrongStats,
+) -> ThrongStatus {
+    with_world(world, |w| {
+        // SAFETY: the caller passes null or a writable pointer.
+        let out = unsafe { out.as_mut() }.ok_or_else(|| Failure::null("out"))?;
+        let mut states = [0u32; 5];
+        let mut units = 0;
+        for id in w.sim.units() {
+            units += 1;
+            if let Ok(s) = w.sim.state(id) {
+                states[state_code(s) as usize] += 1;
+            }
+        }
+        let t = w.sim.tick_stats();
+        *out = ThrongStats {
+            ticks: w.sim.ticks(),
+            units,
+            states,
+            overruns: t.overruns().0,
+            collisions: w.sim.violations().0,
+            tick_mean_ms: t.mean_ms(),
+            tick_p99_ms: t.percentile_ms(99.0),
+            tick_max_ms: t.max_ms(),
+        };
         Ok(())
     })
 }

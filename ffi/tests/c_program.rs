@@ -224,6 +224,18 @@ fn the_header_lays_out_the_structs_as_the_library_does() {
         ("ThrongEvent", "tick", offset_of!(ThrongEvent, tick)),
         ("ThrongEvent", "kind", offset_of!(ThrongEvent, kind)),
         ("ThrongEvent", "y", offset_of!(ThrongEvent, y)),
+        ("ThrongStats", "states", offset_of!(ThrongStats, states)),
+        ("ThrongStats", "overruns", offset_of!(ThrongStats, overruns)),
+        (
+            "ThrongStats",
+            "tick_mean_ms",
+            offset_of!(ThrongStats, tick_mean_ms),
+        ),
+        (
+            "ThrongStats",
+            "tick_max_ms",
+            offset_of!(ThrongStats, tick_max_ms),
+        ),
     ];
     let sizes = [
         ("ThrongConfig", size_of::<ThrongConfig>()),
@@ -231,6 +243,7 @@ fn the_header_lays_out_the_structs_as_the_library_does() {
         ("ThrongUnitInfo", size_of::<ThrongUnitInfo>()),
         ("ThrongTick", size_of::<ThrongTick>()),
         ("ThrongEvent", size_of::<ThrongEvent>()),
+        ("ThrongStats", size_of::<ThrongStats>()),
         ("ThrongStatus", size_of::<ThrongStatus>()),
     ];
     let mut program = String::from(

@@ -362,6 +362,11 @@ fn events_and_routes_come_through_the_caller_buffers() {
             }
         }
         assert_eq!(arrived, 5);
+        let mut stats = ThrongStats::default();
+        assert_eq!(throng_stats(w, &mut stats), ThrongStatus::Ok);
+        assert_eq!((stats.ticks, stats.units, stats.states[1]), (41, 5, 5));
+        assert_eq!(stats.collisions, 0);
+        assert!(stats.tick_max_ms >= stats.tick_p99_ms && stats.tick_p99_ms > 0.0);
         // A building on a unit's goal: it cannot get there any more.
         assert_eq!(throng_request_move(w, ids[0], 10, 5), ThrongStatus::Ok);
         assert_eq!(throng_block(w, 9, 4, 11, 6), ThrongStatus::Ok);
