@@ -230,7 +230,14 @@ fn write_events(events: &[ScriptedEvent]) -> String {
                 )
             }
             Action::Despawn { unit } => format!("{t} despawn {unit}"),
-            Action::Goal { unit, goal } => format!("{t} goal {unit} {} {}", goal.0, goal.1),
+            Action::Goal {
+                unit,
+                goal,
+                group: 0,
+            } => format!("{t} goal {unit} {} {}", goal.0, goal.1),
+            Action::Goal { unit, goal, group } => {
+                format!("{t} goal {unit} {} {} group {group}", goal.0, goal.1)
+            }
             Action::PushGoal { unit, goal } => {
                 format!("{t} push_goal {unit} {} {}", goal.0, goal.1)
             }
@@ -281,7 +288,7 @@ fn events_rule_broken(events: &[ScriptedEvent], grid: &Grid, initial: usize) -> 
             Action::Block { from, to } | Action::Unblock { from, to } => {
                 on_map(*from) && on_map(*to)
             }
-            Action::Goal { unit, goal } | Action::PushGoal { unit, goal } => {
+            Action::Goal { unit, goal, .. } | Action::PushGoal { unit, goal } => {
                 alive.get(unit).is_some_and(|&size| open(*goal, size))
             }
             Action::Stop { unit } => alive.contains_key(unit),

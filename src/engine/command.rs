@@ -49,7 +49,8 @@ impl UnitSpec {
 pub(crate) enum Command {
     Spawn(UnitId, UnitSpec),
     Despawn(UnitId),
-    SetGoal(UnitId, Cell),
+    /// A new goal; in a group order, the group's number (0: none).
+    SetGoal(UnitId, Cell, u32),
     PushGoal(UnitId, Cell),
     Stop(UnitId),
     Block(Rect),

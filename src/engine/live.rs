@@ -28,16 +28,25 @@ impl Simulation {
         let mut cmds = std::mem::take(&mut self.applying);
         for cmd in cmds.drain(..) {
             match cmd {
-                Command::Spawn(id, spec) => self.apply_spawn(id, spec),
-                Command::Despawn(id) => self.apply_despawn(id),
-                Command::SetGoal(id, goal) => {
+                Command::Spawn(id, spec) => {
+                    self.set_group(id, 0);
+                    self.apply_spawn(id, spec)
+                }
+                Command::Despawn(id) => {
+                    self.set_group(id, 0);
+                    self.apply_despawn(id)
+                }
+                Command::SetGoal(id, goal, group) => {
+                    self.set_group(id, group);
                     self.world.units.goal_queue[id.slot() as usize].clear();
                     self.change_goal(id.unit(), goal, true);
                 }
                 Command::PushGoal(id, goal) => {
+                    self.set_group(id, 0);
                     self.world.units.goal_queue[id.slot() as usize].push_back(goal)
                 }
                 Command::Stop(id) => {
+                    self.set_group(id, 0);
                     let a = id.unit();
                     self.world.units.goal_queue[a.index()].clear();
                     let here = self.world.units.position[a.index()];

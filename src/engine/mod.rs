@@ -4,6 +4,7 @@
 mod command;
 mod events;
 mod evict;
+mod goal_trading;
 mod group;
 mod live;
 mod metrics;

@@ -77,9 +77,13 @@ impl CallRecorder {
                 writeln!(l)
             }
             Command::Despawn(id) => writeln!(l, "{tick} despawn {}", label(*id)),
-            Command::SetGoal(id, goal) => {
+            Command::SetGoal(id, goal, 0) => {
                 let (x, y) = xy(*goal);
                 writeln!(l, "{tick} goal {} {x} {y}", label(*id))
+            }
+            Command::SetGoal(id, goal, group) => {
+                let (x, y) = xy(*goal);
+                writeln!(l, "{tick} goal {} {x} {y} group {group}", label(*id))
             }
             Command::PushGoal(id, goal) => {
                 let (x, y) = xy(*goal);

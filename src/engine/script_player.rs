@@ -108,9 +108,9 @@ impl ScriptPlayer {
                 self.labels.remove(unit.as_str());
                 Some(id)
             }
-            Action::Goal { unit, goal } => {
+            Action::Goal { unit, goal, group } => {
                 let id = self.unit(unit)?;
-                sim.set_goal(id, cell(sim, *goal)?)?;
+                sim.set_goal_in_group(id, cell(sim, *goal)?, *group)?;
                 Some(id)
             }
             Action::PushGoal { unit, goal } => {

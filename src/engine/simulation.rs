@@ -203,6 +203,10 @@ pub struct Simulation {
     pub(super) concerned: Vec<Slot>,
     /// Where the applied calls are written, if the game asked.
     pub(super) recorder: Option<CallRecorder>,
+    /// Per slot, the group order its goal came from (0: none; see
+    /// `trade_group_goals`), and the last group's number.
+    pub(super) group_of: Vec<u32>,
+    pub(super) last_group: u32,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
     history: Vec<Cell>,
@@ -305,6 +309,8 @@ impl Simulation {
             edited: Vec::new(),
             concerned: Vec::new(),
             recorder: None,
+            group_of: Vec::with_capacity(max_units),
+            last_group: 0,
             checker,
             history,
             history_width,
@@ -372,7 +378,23 @@ impl Simulation {
         self.check_unit(id)?;
         self.check_cell("goal", goal)?;
         let goal = self.body_goal(id, goal);
-        self.commands.push(Command::SetGoal(id, goal));
+        self.commands.push(Command::SetGoal(id, goal, 0));
+        Ok(())
+    }
+
+    /// [`Self::set_goal`] as one unit of group order `group` (0: none),
+    /// whose units may trade goals: how a script replays a group order.
+    pub(super) fn set_goal_in_group(
+        &mut self,
+        id: UnitId,
+        goal: Cell,
+        group: u32,
+    ) -> Result<(), SimError> {
+        self.set_goal(id, goal)?;
+        if let Some(Command::SetGoal(_, _, g)) = self.commands.last_mut() {
+            *g = group;
+        }
+        self.last_group = self.last_group.max(group);
         Ok(())
     }
 
@@ -454,10 +476,19 @@ impl Simulation {
             .iter()
             .map(|&id| self.kind_of(id).size as u32)
             .collect();
-        let goals = self.place_goals(target, &sizes);
+        let mut goals = self.place_goals(target, &sizes);
+        let from: Vec<Cell> = order
+            .iter()
+            .map(|&id| self.position(id).expect("checked above"))
+            .collect();
+        if goals.len() == order.len() {
+            super::group::back_to_front(&self.world.grid, target, &from, &sizes, &mut goals);
+        }
+        self.last_group += 1;
+        let group = self.last_group;
         for (k, &id) in order.iter().enumerate() {
             let goal = goals[k.min(goals.len() - 1)];
-            self.commands.push(Command::SetGoal(id, goal));
+            self.commands.push(Command::SetGoal(id, goal, group));
         }
         Ok(())
     }
@@ -733,6 +764,7 @@ impl Simulation {
         // cell at the tick this step produces.
         self.event_tick = self.world.now() + 1;
         self.apply_recorded();
+        self.trade_group_goals();
         self.place_waiting();
         self.plan_escapes();
         // Planning ends early enough for the rest of the step (moves,

@@ -5,7 +5,7 @@
 //! # comments start with '#'; fields are separated by blanks
 //! TICK spawn UNIT X Y GX GY [size K] [pace P] [curves] [four_way] [priority P]
 //! TICK despawn UNIT
-//! TICK goal UNIT GX GY
+//! TICK goal UNIT GX GY [group G]
 //! TICK push_goal UNIT GX GY
 //! TICK stop UNIT
 //! TICK block X0 Y0 X1 Y1
@@ -85,9 +85,12 @@ pub enum Action {
     Despawn {
         unit: String,
     },
+    /// A new goal; `group` (0: none) is the group order it came from,
+    /// whose units may trade goals.
     Goal {
         unit: String,
         goal: (u32, u32),
+        group: u32,
     },
     PushGoal {
         unit: String,
@@ -213,11 +216,20 @@ pub fn parse_events(path: &Path, text: &str) -> Result<Vec<ScriptedEvent>, Event
                 fields(3)?;
                 Action::Stop { unit: label(2)? }
             }
+            "goal" if f.len() == 7 && f[5] == "group" => {
+                let (unit, goal) = (label(2)?, (num(3, "goal x")?, num(4, "goal y")?));
+                let group = num(6, "group")?;
+                Action::Goal { unit, goal, group }
+            }
             "goal" | "push_goal" => {
                 fields(5)?;
                 let (unit, goal) = (label(2)?, (num(3, "goal x")?, num(4, "goal y")?));
                 if kind == "goal" {
-                    Action::Goal { unit, goal }
+                    Action::Goal {
+                        unit,
+                        goal,
+                        group: 0,
+                    }
                 } else {
                     Action::PushGoal { unit, goal }
                 }

@@ -107,6 +107,7 @@ impl Load {
                     push(Action::Goal {
                         unit: alive[k].clone(),
                         goal: open[rng.gen_range(0..open.len())],
+                        group: 0,
                     });
                 }
             }
