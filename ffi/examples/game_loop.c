@@ -1,6 +1,6 @@
 /*
  * A game loop in C: a 64x64 map with a wall across it and one gap, 300 units
- * spawned on the left edge and sent across, a building put up in the gap's
+ * spawned on the left edge and sent across as a group, a building put up in the gap's
  * approach and taken down again, events read every frame, one unit's
  * waypoints read for drawing, and the calls a game gets wrong answered with
  * a status and a message.
@@ -77,19 +77,21 @@ int main(int argc, char **argv) {
         expect(throng_record_start(world, events_path, map_path) == THRONG_OK, "record");
     }
 
-    /* Spawn: columns 0-4 on the left, each unit bound for a cell in every other
-     * column on the right (columns 63, 61, ..., 55), so that units already home
-     * leave a lane between them for those still coming. */
+    /* Spawn: columns 0-4 on the left, each unit standing (its goal its cell). */
     static ThrongUnit units[UNITS];
     int spawned = 0;
     for (uint32_t x = 0; x < 5 && spawned < UNITS; x++) {
         for (uint32_t y = 2; y < H - 2 && spawned < UNITS; y++) {
-            ThrongUnitDesc d = one_cell(x, y, W - 1 - 2 * x, y);
+            ThrongUnitDesc d = one_cell(x, y, x, y);
             s = throng_spawn(world, &d, &units[spawned]);
             expect(s == THRONG_OK, "spawn on an open cell");
             spawned++;
         }
     }
+    /* All of them sent as one group across the wall: each gets a cell of its
+     * own around (56, 32), and the group fills that block whatever order its
+     * units come through the gap in. */
+    expect(throng_order_group(world, units, (size_t)spawned, 56, 32) == THRONG_OK, "group order");
 
     /* What a game gets wrong is refused, with a reason. */
     ThrongUnitDesc wall = one_cell(32, 0, 0, 0);
