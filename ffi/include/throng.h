@@ -134,6 +134,7 @@ ThrongStatus throng_despawn(ThrongWorld *world, ThrongUnit unit);
 ThrongStatus throng_request_move(ThrongWorld *world, ThrongUnit unit, uint32_t x, uint32_t y);
 ThrongStatus throng_queue_move(ThrongWorld *world, ThrongUnit unit, uint32_t x, uint32_t y);
 ThrongStatus throng_stop(ThrongWorld *world, ThrongUnit unit);
+/* A cell each around (x, y); the group's units may trade goals on the way. */
 ThrongStatus throng_order_group(ThrongWorld *world, const ThrongUnit *units, size_t count,
                                 uint32_t x, uint32_t y);
 ThrongStatus throng_block(ThrongWorld *world, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);

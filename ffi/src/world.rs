@@ -346,7 +346,9 @@ pub unsafe extern "C" fn throng_stop(world: *mut ThrongWorld, unit_id: u64) -> T
 }
 
 /// Sends `count` units as a group to `(x, y)`: each gets its own goal
-/// around the target, so they do not fight over one cell.
+/// around the target, so they do not fight over one cell; the group's
+/// units may trade goals on the way (`throng_unit_info` reads each one's
+/// goal of the moment).
 ///
 /// # Safety
 /// `world` is null or a live world; `units` is null or points to `count`

@@ -448,10 +448,13 @@ impl Simulation {
     }
 
     /// Sends `units` to the area around `target`: each gets its own goal,
-    /// the nearest units the cells nearest the target, so they do not all
-    /// fight over one cell. Goals are open cells of the target's region,
-    /// taken in breadth-first order from it; a unit with a body gets a
-    /// place its body fits that covers no other unit's goal.
+    /// so they do not all fight over one cell. Goals are open cells of the
+    /// target's region, taken in breadth-first order from it; a unit with a
+    /// body gets a place its body fits that covers no other unit's goal.
+    /// They are handed out back to front (the units nearest the target take
+    /// those deepest along the way the group comes), and the group's
+    /// one-cell units trade goals on the way (see `goal_trading.rs`):
+    /// [`Self::goal`] answers each unit's goal of the moment.
     pub fn order_group(&mut self, units: &[UnitId], target: Cell) -> Result<(), SimError> {
         self.require_live()?;
         if units.is_empty() {
