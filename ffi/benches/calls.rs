@@ -51,17 +51,7 @@ fn bench(c: &mut Criterion) {
         for (k, id) in c_ids.iter_mut().enumerate() {
             let (x, y) = grid.xy(inst.starts[k]);
             let (gx, gy) = grid.xy(inst.goals[k]);
-            let d = ThrongUnitDesc {
-                x,
-                y,
-                goal_x: gx,
-                goal_y: gy,
-                size: 1,
-                pace: 1,
-                priority: 0,
-                four_way: 0,
-                curves: 0,
-            };
+            let d = ThrongUnitDesc::one_cell(x, y, gx, gy);
             assert_eq!(throng_spawn(w, &d, id), ThrongStatus::Ok);
         }
         assert_eq!(throng_step(w, null_mut()), ThrongStatus::Ok);

@@ -65,6 +65,25 @@ pub struct ThrongUnitDesc {
     pub curves: u8,
 }
 
+impl ThrongUnitDesc {
+    /// A one-cell unit at one tick a move, priority 0, entering on
+    /// `(x, y)` bound for `(goal_x, goal_y)` (for Rust callers of the
+    /// interface: its tests and benches).
+    pub fn one_cell(x: u32, y: u32, goal_x: u32, goal_y: u32) -> Self {
+        ThrongUnitDesc {
+            x,
+            y,
+            goal_x,
+            goal_y,
+            size: 1,
+            pace: 1,
+            priority: 0,
+            four_way: 0,
+            curves: 0,
+        }
+    }
+}
+
 /// A unit's state, as `throng_unit_info` reads it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

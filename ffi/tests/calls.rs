@@ -36,17 +36,7 @@ fn world(cells: &[u8], w: u32, h: u32, config: &ThrongConfig) -> *mut ThrongWorl
 }
 
 fn desc(x: u32, y: u32, gx: u32, gy: u32) -> ThrongUnitDesc {
-    ThrongUnitDesc {
-        x,
-        y,
-        goal_x: gx,
-        goal_y: gy,
-        size: 1,
-        pace: 1,
-        priority: 0,
-        four_way: 0,
-        curves: 0,
-    }
+    ThrongUnitDesc::one_cell(x, y, gx, gy)
 }
 
 fn config(threads: u32) -> ThrongConfig {

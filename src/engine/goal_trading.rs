@@ -15,7 +15,8 @@ impl Simulation {
             }
             self.group_of.resize(s + 1, 0);
         }
-        self.group_of[s] = group;
+        let was = std::mem::replace(&mut self.group_of[s], group);
+        self.grouped = self.grouped + usize::from(group != 0) - usize::from(was != 0);
     }
 
     /// Units of one group order trade goals, in the manner of TSWAP (K.
@@ -24,8 +25,9 @@ impl Simulation {
     /// 2022): a group sent to an area asks for the area filled, not each
     /// unit on a given cell. Before each tick's planning, for every
     /// one-cell unit of a group off its goal, in slot order:
-    /// - a unit of its group standing on its goal, off its own goal, takes
-    ///   that goal and hands over its own;
+    /// - a unit of its group waiting on its goal, off its own goal, takes
+    ///   that goal and hands over its own (one passing over it is left to
+    ///   pass: taken, the goal went back and forth between two units);
     /// - else, if it waits this tick and a unit of its group stands home on
     ///   a neighbouring cell nearer its goal, the two trade: it goes to the
     ///   neighbour's cell, and the neighbour on towards the deeper goal.
@@ -35,7 +37,7 @@ impl Simulation {
     /// the wrong order never reached theirs (300 units through an 8-cell
     /// gap: 13 off their goals at tick 3,000).
     pub(super) fn trade_group_goals(&mut self) {
-        if self.group_of.iter().all(|&g| g == 0) {
+        if self.grouped == 0 {
             return;
         }
         let now = self.world.now();

@@ -204,8 +204,10 @@ pub struct Simulation {
     /// Where the applied calls are written, if the game asked.
     pub(super) recorder: Option<CallRecorder>,
     /// Per slot, the group order its goal came from (0: none; see
-    /// `trade_group_goals`), and the last group's number.
+    /// `trade_group_goals`), how many slots have one, and the last group's
+    /// number.
     pub(super) group_of: Vec<u32>,
+    pub(super) grouped: usize,
     pub(super) last_group: u32,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
@@ -310,6 +312,7 @@ impl Simulation {
             concerned: Vec::new(),
             recorder: None,
             group_of: Vec::with_capacity(max_units),
+            grouped: 0,
             last_group: 0,
             checker,
             history,
@@ -374,12 +377,7 @@ impl Simulation {
     /// nearest place its body fits, centred on `goal` where it can be:
     /// [`Self::goal`] then answers that place's top-left cell.
     pub fn set_goal(&mut self, id: UnitId, goal: Cell) -> Result<(), SimError> {
-        self.require_live()?;
-        self.check_unit(id)?;
-        self.check_cell("goal", goal)?;
-        let goal = self.body_goal(id, goal);
-        self.commands.push(Command::SetGoal(id, goal, 0));
-        Ok(())
+        self.set_goal_in_group(id, goal, 0)
     }
 
     /// [`Self::set_goal`] as one unit of group order `group` (0: none),
@@ -390,10 +388,11 @@ impl Simulation {
         goal: Cell,
         group: u32,
     ) -> Result<(), SimError> {
-        self.set_goal(id, goal)?;
-        if let Some(Command::SetGoal(_, _, g)) = self.commands.last_mut() {
-            *g = group;
-        }
+        self.require_live()?;
+        self.check_unit(id)?;
+        self.check_cell("goal", goal)?;
+        let goal = self.body_goal(id, goal);
+        self.commands.push(Command::SetGoal(id, goal, group));
         self.last_group = self.last_group.max(group);
         Ok(())
     }

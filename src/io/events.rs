@@ -24,9 +24,11 @@
 //! cell, so X Y and GX GY are where that corner enters and ends; `pace P`
 //! makes a step of one cell take P ticks (1 to 8); `curves` lets it turn
 //! on curves (on an 8-connected map); `four_way` keeps it to the four
-//! straight steps; `priority P` (0 to 255) is Silver's unit priority. Without them the unit is one cell moving a cell a tick,
-//! priority 0. A goal order moves the same corner, so a body must fit
-//! there too.
+//! straight steps; `priority P` (0 to 255) is Silver's unit priority.
+//! Without them the unit is one cell moving a cell a tick, priority 0. A
+//! goal order moves the same corner, so a body must fit there too; `group
+//! G` marks it as one unit's goal of a group order, whose units may trade
+//! goals.
 
 use std::path::{Path, PathBuf};
 
