@@ -728,5 +728,11 @@ pub fn print_summary(s: &RunSummary) {
     if s.detours > 0 {
         println!("detours              {}", s.detours);
     }
+    if s.shoves > 0 {
+        println!(
+            "shoves               {} ({} moved)",
+            s.shoves, s.shoves_kept
+        );
+    }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

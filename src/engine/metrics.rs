@@ -107,6 +107,12 @@ pub struct RunSummary {
     /// Units with footprints pulled over for a stalled body that could
     /// neither have its way cleared nor walk around.
     pub pull_overs: u64,
+    /// Shoves tried by one-cell units stuck for long (a step pushing a
+    /// chain of standing units one cell each into a free cell), and how
+    /// many moved.
+    pub shoves: u64,
+    /// See [`RunSummary::shoves`].
+    pub shoves_kept: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

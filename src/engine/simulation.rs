@@ -208,6 +208,9 @@ pub struct Simulation {
     /// number.
     pub(super) group_of: Vec<u32>,
     pub(super) grouped: usize,
+    /// Per slot with a group, the tick until which it keeps a goal a
+    /// groupmate handed it (see `trade_group_goals`).
+    pub(super) keeps_goal_until: Vec<u32>,
     pub(super) last_group: u32,
     checker: Option<StepChecker>,
     /// Tick-major positions of the first `history_width` slots.
@@ -312,6 +315,7 @@ impl Simulation {
             concerned: Vec::new(),
             recorder: None,
             group_of: Vec::with_capacity(max_units),
+            keeps_goal_until: Vec::with_capacity(max_units),
             grouped: 0,
             last_group: 0,
             checker,
@@ -1012,6 +1016,8 @@ impl Simulation {
             way_clearings_kept: stats.way_clearings_kept,
             detours: stats.detours,
             pull_overs: stats.pull_overs,
+            shoves: stats.shoves,
+            shoves_kept: stats.shoves_kept,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

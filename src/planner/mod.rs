@@ -76,6 +76,11 @@ pub struct PlannerStats {
     /// Bodies pulled over for a stalled body that could neither have its
     /// way cleared nor walk around (see [`PlannerStats::detours`]).
     pub pull_overs: u64,
+    /// Shoves tried by units stuck for long (a step pushing a chain of
+    /// standing units into a free cell), and how many were kept.
+    pub shoves: u64,
+    /// See [`PlannerStats::shoves`].
+    pub shoves_kept: u64,
 }
 
 /// What one tick's planning did.

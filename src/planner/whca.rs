@@ -17,6 +17,8 @@
 //! a per-tick budget; what does not fit carries over to the next tick while
 //! the units follow the reserved part of their last plan.
 
+mod shove;
+
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -281,6 +283,10 @@ pub struct WindowedHca {
     /// Per unit, the tick until which it keeps out of a stalled body's way
     /// (see [`Self::pull_over`]; 0: not pulled over).
     aside_until: Vec<u32>,
+    /// Per unit, the tick until which it shoves at each replan (see
+    /// [`shove`]), and the shoves' scratch.
+    shoving_until: Vec<u32>,
+    shove: shove::Shove,
     /// Per unit, its distance to its goal when its last way clearing was
     /// kept, if it has not tried since (`u32::MAX`: none; see
     /// [`Self::note_body_progress`]).
@@ -558,6 +564,8 @@ impl WindowedHca {
             repair_from: vec![0; units],
             repair_fails: vec![0; units],
             aside_until: vec![0; units],
+            shoving_until: vec![0; units],
+            shove: shove::Shove::with_capacity(shove::MAX_SHOVED),
             cleared_from: vec![u32::MAX; units],
             scripted_until: vec![0; units],
             repairs_left: REPAIRS_PER_TICK,
@@ -619,6 +627,7 @@ impl WindowedHca {
         self.repair_from.reserve(extra);
         self.repair_fails.reserve(extra);
         self.aside_until.reserve(extra);
+        self.shoving_until.reserve(extra);
         self.cleared_from.reserve(extra);
         self.scripted_until.reserve(extra);
         self.scripts.reserve(extra);
@@ -1383,6 +1392,9 @@ impl WindowedHca {
             || deadline.is_some_and(|d| Instant::now() >= d)
         {
             return false;
+        }
+        if self.shove_due(world, a) && self.shove(world, a) {
+            return true;
         }
         self.stats.promotions += 1;
         if !self.promote(world, a, deadline) {
@@ -2721,6 +2733,7 @@ impl Planner for WindowedHca {
             self.repair_from[i] = 0;
             self.repair_fails[i] = 0;
             self.aside_until[i] = 0;
+            self.shoving_until[i] = 0;
             self.cleared_from[i] = u32::MAX;
             self.drop_script(a);
         } else {
@@ -2743,6 +2756,7 @@ impl Planner for WindowedHca {
             self.repair_from.push(0);
             self.repair_fails.push(0);
             self.aside_until.push(0);
+            self.shoving_until.push(0);
             self.cleared_from.push(u32::MAX);
             self.scripted_until.push(0);
             self.scripts.push(Vec::new());
@@ -2773,6 +2787,7 @@ impl Planner for WindowedHca {
         self.repair_fails[a.index()] = 0;
         // A new goal ends any pulling over (its distances were renewed).
         self.aside_until[a.index()] = 0;
+        self.shoving_until[a.index()] = 0;
         self.cleared_from[a.index()] = u32::MAX;
         self.drop_script(a);
     }
