@@ -132,14 +132,15 @@ fn a_group_through_a_gap_fills_its_block_of_goals() {
 }
 
 /// One group order across den520d: 500 units from random cells to one
-/// random open cell (seeds 1–5), unbudgeted on 2 threads. Measured: 496,
-/// 495, 488, 500 and 500 home by tick 5,000 (seeds 4 and 5 by ticks 387
-/// and 791); 413, 311, 287, 270 and 317 before goals were handed out back
-/// to front and traded. Reads the benchmark maps (`THRONG_BENCHMARK_MAPS`);
+/// random open cell (seeds 1–5), unbudgeted on 2 threads. Measured: all
+/// home by ticks 498, 524, 1,092, 363 and 541; 496, 495, 488, 500 and 500
+/// by tick 5,000 before handed goals were kept and stuck units shoved;
+/// 413, 311, 287, 270 and 317 before goals were handed out back to front
+/// and traded. Reads the benchmark maps (`THRONG_BENCHMARK_MAPS`);
 /// `a_group_through_a_gap_fills_its_block_of_goals` always runs.
 #[test]
 #[ignore]
-fn a_mass_group_order_on_den520d_brings_nearly_every_unit_home() {
+fn a_mass_group_order_on_den520d_brings_every_unit_home() {
     let path = common::benchmark_maps().join("den520d.map");
     let grid = Arc::new(read_map(&path, Connectivity::Four).unwrap());
     for seed in 1..=5 {
@@ -168,13 +169,7 @@ fn a_mass_group_order_on_den520d_brings_nearly_every_unit_home() {
             ticks += 1;
         }
         let home = arrived(&sim);
-        assert!(
-            home >= 485,
-            "seed {seed}: {home} of 500 home at tick {ticks}"
-        );
-        if seed >= 4 {
-            assert_eq!(home, 500, "seed {seed}");
-        }
+        assert_eq!(home, 500, "seed {seed}: home at tick {ticks}");
         assert_eq!(sim.summary().collisions, 0);
     }
 }
