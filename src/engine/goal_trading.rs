@@ -8,9 +8,9 @@ use crate::units::{Slot, UnitFlags, UnitId};
 /// Ticks a unit handed a deeper goal by a groupmate keeps it before the
 /// first trading rule may take it back (see
 /// [`Simulation::trade_group_goals`]). One group order of 500 units across
-/// den520d, seeds 1–10: all home in every run by ticks 281–1,971 (1,000
-/// units, seeds 1–2: by ticks 839 and 916); 488–500 home by tick 5,000
-/// without it.
+/// den520d, seeds 1–10: all home in nine runs by tick 2,202 and 493 in
+/// one; 488–500 home by tick 5,000 without it (measured with trades by
+/// straight-line distances, before they went by the planner's).
 const KEEP_HANDED_GOAL: u32 = 128;
 
 impl Simulation {
@@ -39,8 +39,9 @@ impl Simulation {
     ///   that goal and hands over its own (one passing over it is left to
     ///   pass: taken, the goal went back and forth between two units);
     /// - else, if it waits this tick and a unit of its group stands home on
-    ///   a neighbouring cell nearer its goal, the two trade: it goes to the
-    ///   neighbour's cell, and the neighbour on towards the deeper goal.
+    ///   a neighbouring cell nearer its goal (by the planner's distances,
+    ///   round walls), the two trade: it goes to the neighbour's cell, and
+    ///   the neighbour on towards the deeper goal.
     ///
     /// A unit handed a deeper goal by the second rule keeps it for
     /// [`KEEP_HANDED_GOAL`] ticks: the first rule took it straight back
@@ -94,12 +95,20 @@ impl Simulation {
                 if ag.planned_cell(a, now + 1) != pos {
                     return None;
                 }
-                let here = grid.grid_distance(pos, goal);
+                // Nearer by the way round walls: by straight lines, a
+                // goal beside a wall went to a unit on its far side.
+                let (planner, world) = (&mut self.planner, &self.world);
+                let mut dist = |c: Cell| {
+                    planner
+                        .distance(world, a, c)
+                        .unwrap_or_else(|| grid.grid_distance(c, goal))
+                };
+                let here = dist(pos);
                 let mut next = [Cell(0); 8];
                 let k = grid.neighbors(pos, &mut next);
                 next[..k]
                     .iter()
-                    .filter(|&&c| grid.grid_distance(c, goal) < here)
+                    .filter(|&&c| dist(c) < here)
                     .filter_map(|&c| self.world.table.occupant(c, now))
                     .find(|&b| mate(b) && ag.position[b.index()] == ag.goal[b.index()])
             });

@@ -135,6 +135,12 @@ pub trait Planner: Send {
     /// Appends to `out` the rest of unit `a`'s way from `from` to its goal,
     /// as its distances lead (not reserved): for drawing waypoints.
     fn route(&mut self, _world: &World, _a: Slot, _from: Cell, _out: &mut Vec<Cell>) {}
+    /// Unit `a`'s distance from `cell` to its goal, by the way round walls
+    /// where the planner knows it (a lower bound otherwise); `None` if it
+    /// keeps no distances.
+    fn distance(&mut self, _world: &World, _a: Slot, _cell: Cell) -> Option<u32> {
+        None
+    }
     /// Whether it records each unit's progress (the `best_distance` and
     /// `progress_tick` columns); otherwise the simulation does, by grid
     /// distance.

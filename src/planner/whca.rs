@@ -2834,6 +2834,13 @@ impl Planner for WindowedHca {
         }
     }
 
+    fn distance(&mut self, world: &World, a: Slot, cell: Cell) -> Option<u32> {
+        let grid = world.fit_grid(world.units.kind[a.index()].size);
+        let mut h = self.heuristics[a.index()].lock();
+        h.ensure_started(grid);
+        Some(h.distance(grid, cell))
+    }
+
     fn route(&mut self, world: &World, a: Slot, from: Cell, out: &mut Vec<Cell>) {
         let grid = world.fit_grid(world.units.kind[a.index()].size);
         let goal = world.units.goal[a.index()];
