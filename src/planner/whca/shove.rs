@@ -49,14 +49,16 @@ impl Shove {
 }
 
 impl WindowedHca {
-    /// Whether unit `a` (one cell, off its goal) should shove now: without
-    /// progress for [`SHOVE_AFTER_WINDOWS`], or shoving already.
+    /// Whether unit `a` (one cell, off its goal, not following a joint
+    /// plan) should shove now: without progress for
+    /// [`SHOVE_AFTER_WINDOWS`], or shoving already.
     pub(super) fn shove_due(&self, world: &World, a: Slot) -> bool {
         let i = a.index();
         let now = world.now();
         world.units.kind[i].is_cell()
             && !world.units.at_goal(a)
             && !self.initializing
+            && self.scripted_until[i] <= now
             && (self.shoving_until[i] > now
                 || now.saturating_sub(world.units.progress_tick[i])
                     >= SHOVE_AFTER_WINDOWS * self.window)
