@@ -9,6 +9,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+mod common;
+
 use throng::engine::{SimConfig, Simulation};
 use throng::map::{parse_map, random_instance, read_map, Connectivity, Grid, Instance};
 use throng::planner::PlannerKind;
@@ -319,19 +321,7 @@ fn a_unit_behind_a_parked_one_goes_round_to_the_far_end() {
 /// the 300 were home after 3,000 ticks; with them all by tick 415.
 #[test]
 fn units_ordered_one_by_one_fill_a_block_through_a_gap() {
-    let rows: Vec<String> = (0..64)
-        .map(|y| {
-            (0..64)
-                .map(|x| {
-                    if x == 32 && !(28..=35).contains(&y) {
-                        '@'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let rows = common::wall_with_gap();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let g = grid(&rows, Connectivity::Four);
     let starts = (0..5).flat_map(|x| (2..62).map(move |y| (x, y)));

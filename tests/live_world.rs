@@ -84,20 +84,7 @@ fn a_group_order_gives_each_unit_its_own_goal_and_all_arrive() {
 /// as well, none.)
 #[test]
 fn a_group_through_a_gap_fills_its_block_of_goals() {
-    let (w, h) = (64usize, 64usize);
-    let rows: Vec<String> = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| {
-                    if x == 32 && !(28..=35).contains(&y) {
-                        '@'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let rows = common::wall_with_gap();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
     let mut sim = Simulation::with_map(grid, config()).unwrap();

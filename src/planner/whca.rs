@@ -437,14 +437,19 @@ struct Promotion {
 }
 
 impl Promotion {
-    /// Starts an attempt that replaces the plans of `units` together:
-    /// saves their plans and releases them.
-    fn set_aside(&mut self, world: &mut World, units: &[Slot]) {
+    /// Starts an attempt: no unit involved, no plan saved.
+    fn clear(&mut self) {
         self.involved.clear();
         self.saved.clear();
         self.cells.clear();
         self.motions.clear();
         self.moved.clear();
+    }
+
+    /// Starts an attempt that replaces the plans of `units` together:
+    /// saves their plans and releases them.
+    fn set_aside(&mut self, world: &mut World, units: &[Slot]) {
+        self.clear();
         for &u in units {
             save_plan(self, world, u);
         }
@@ -2268,11 +2273,7 @@ impl WindowedHca {
     fn promote(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
         crate::profile_zone!("promote");
         let p = &mut self.promotion;
-        p.involved.clear();
-        p.saved.clear();
-        p.cells.clear();
-        p.motions.clear();
-        p.moved.clear();
+        p.clear();
         save_plan(p, world, a);
         if self.push(world, a, PUSH_DEPTH, deadline) {
             let now = world.now();

@@ -43,3 +43,22 @@ pub fn units_moved(trajectory: &[Cell], units: usize) -> usize {
         .filter(|(a, b)| a != b)
         .count()
 }
+
+/// A 64×64 open map split by a wall down column 32 with a gap 8 cells wide
+/// (rows 28 to 35), as rows of `.` and `@`: crowds crossing it to a block
+/// of goals on the far side fill the block in the order they arrive.
+pub fn wall_with_gap() -> Vec<String> {
+    (0..64)
+        .map(|y| {
+            (0..64)
+                .map(|x| {
+                    if x == 32 && !(28..=35).contains(&y) {
+                        '@'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}

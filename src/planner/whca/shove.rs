@@ -79,11 +79,7 @@ impl WindowedHca {
         }
         let now = world.now();
         let p = &mut self.promotion;
-        p.involved.clear();
-        p.saved.clear();
-        p.cells.clear();
-        p.motions.clear();
-        p.moved.clear();
+        p.clear();
         for &(u, ..) in &self.shove.chain {
             save_plan(p, world, u);
             world.release_plan(u);
