@@ -120,7 +120,7 @@ fn a_group_through_a_gap_fills_its_block_of_goals() {
 
 /// One group order across den520d: 500 units from random cells to one
 /// random open cell (seeds 1–5), unbudgeted on 2 threads. Measured: all
-/// home by ticks 492, 541, 1,713, 382 and 493; 496, 495, 488, 500 and 500
+/// home by ticks 492, 541, 1,105, 427 and 492; 496, 495, 488, 500 and 500
 /// by tick 5,000 before handed goals were kept, trades measured round
 /// walls and stuck units shoved;
 /// 413, 311, 287, 270 and 317 before goals were handed out back to front

@@ -1,12 +1,13 @@
 //! Shoves: a unit stuck for long steps towards its goal by pushing a chain
-//! of standing units one cell each, into a free cell, as priority
-//! inheritance does in PIBT (K. Okumura, M. Machida, X. Défago and Y.
-//! Tamura, *Priority Inheritance with Backtracking for Iterative Multi-agent
-//! Path Finding*, IJCAI 2019). A promotion moves units out of a whole
-//! window's way and fails where a crowd is packed solid (units with goals
-//! deep in a block of parked units); one step needs only a chain to the
-//! nearest hole, and the units pushed off their goals come back by their
-//! own searches.
+//! of standing units one cell each, into a free cell or round into the
+//! shover's own cell (a rotation), as priority inheritance does in PIBT (K.
+//! Okumura, M. Machida, X. Défago and Y. Tamura, *Priority Inheritance with
+//! Backtracking for Iterative Multi-agent Path Finding*, IJCAI 2019). A
+//! promotion moves units out of a whole window's way and fails where a
+//! crowd is packed solid (units with goals deep in a block of parked
+//! units); one step needs only a chain to the nearest hole, or a ring of
+//! units turning by one cell, and the units pushed off their goals come
+//! back by their own searches.
 
 use super::{save_plan, WindowedHca};
 use crate::map::Cell;
@@ -65,9 +66,10 @@ impl WindowedHca {
     }
 
     /// Unit `a` steps to a neighbour nearer its goal, the units standing in
-    /// the way pushed one cell each along a chain that ends in a free cell.
-    /// Every unit of the chain gets a one-step plan and plans again next
-    /// tick. Returns whether a chain was found and committed.
+    /// the way pushed one cell each along a chain that ends in a free cell
+    /// or in the unit's own cell. Every unit of the chain gets a one-step
+    /// plan and plans again next tick. Returns whether a chain was found
+    /// and committed.
     pub(super) fn shove(&mut self, world: &mut World, a: Slot) -> bool {
         crate::profile_zone!("shove");
         self.stats.shoves += 1;
@@ -136,10 +138,15 @@ impl WindowedHca {
             if pusher.is_none() && d >= here {
                 break;
             }
-            // No swap with the pusher, no rotation: not where a unit of
-            // the chain stands now, nor where one goes next.
+            // No swap with the pusher; no cell of the chain (where a unit
+            // of it stands now, or goes next), but the shover's own cell:
+            // the chain may close there, a rotation of three or more units
+            // through a crowd with no hole near.
             let chain = &self.shove.chain;
-            if Some(to) == pusher || chain.iter().any(|&(_, at, next)| at == to || next == to) {
+            let closes = chain.len() >= 2 && to == chain[0].1;
+            if Some(to) == pusher
+                || !closes && chain.iter().any(|&(_, at, next)| at == to || next == to)
+            {
                 continue;
             }
             let blockers = &mut self.shove.blockers;
