@@ -27,6 +27,9 @@ impl Simulation {
         self.keeps_goal_until[s] = 0;
         let was = std::mem::replace(&mut self.group_of[s], group);
         self.grouped = self.grouped + usize::from(group != 0) - usize::from(was != 0);
+        if (was != 0) != (group != 0) {
+            self.planner.group_changed(Slot(s as u32), group != 0);
+        }
     }
 
     /// Units of one group order trade goals, in the manner of TSWAP (K.

@@ -135,6 +135,10 @@ pub trait Planner: Send {
     /// Appends to `out` the rest of unit `a`'s way from `from` to its goal,
     /// as its distances lead (not reserved): for drawing waypoints.
     fn route(&mut self, _world: &World, _a: Slot, _from: Cell, _out: &mut Vec<Cell>) {}
+    /// Unit `a` joined (`true`) or left a group order, whose units trade
+    /// goals: a trade restarts no clock of progress, but a unit handed its
+    /// goal back and forth shows progress in bursts.
+    fn group_changed(&mut self, _a: Slot, _grouped: bool) {}
     /// Unit `a`'s distance from `cell` to its goal, by the way round walls
     /// where the planner knows it (a lower bound otherwise); `None` if it
     /// keeps no distances.

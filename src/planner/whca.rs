@@ -104,6 +104,15 @@ const BODY_STALLED_IN_HOLLOW: u32 = 1;
 /// 3×3 body parked in a passage it fills, on den520d) went back and forth
 /// for good; with true distances, it is repaired and the body pulls over.
 const STALLED_FOR_GOOD: u32 = 16;
+/// [`STALLED_FOR_GOOD`] for units of a group order. Their trades put them
+/// home now and then (a trade hands a unit the goal it stands on, then
+/// hands it on), which restarts their clocks of progress about every 129
+/// ticks, so 16 windows never came. Without true distances they never
+/// shove either (see `shove`). den520d, one group order of 1,000 units,
+/// seeds 4 and 5: 980 and 1,000 home with 6, against 964 and 992 with 16.
+/// For every unit, 6 cost the 2,000-unit mixed army under a node budget
+/// 1,788 units home against 1,810, and the Iron Harvest map 20 MB.
+const GROUPED_STALLED_FOR_GOOD: u32 = 6;
 /// Units given true distances of their own (to leave a hollow of the
 /// landmark bounds) per tick at most; the others ask again at their next
 /// replan. On the Iron Harvest map with 10,000 units about five ask a
@@ -283,6 +292,10 @@ pub struct WindowedHca {
     /// Per unit, the tick until which it keeps out of a stalled body's way
     /// (see [`Self::pull_over`]; 0: not pulled over).
     aside_until: Vec<u32>,
+    /// Per unit, the windows without progress after which a unit on
+    /// landmark bounds gets true distances of its own wherever its window
+    /// ends ([`STALLED_FOR_GOOD`], or [`GROUPED_STALLED_FOR_GOOD`]).
+    own_after: Vec<u32>,
     /// Per unit, the tick until which it shoves at each replan (see
     /// [`shove`]), and the shoves' scratch.
     shoving_until: Vec<u32>,
@@ -570,6 +583,7 @@ impl WindowedHca {
             repair_fails: vec![0; units],
             aside_until: vec![0; units],
             shoving_until: vec![0; units],
+            own_after: vec![STALLED_FOR_GOOD; units],
             shove: shove::Shove::with_capacity(shove::MAX_SHOVED),
             cleared_from: vec![u32::MAX; units],
             scripted_until: vec![0; units],
@@ -633,6 +647,7 @@ impl WindowedHca {
         self.repair_fails.reserve(extra);
         self.aside_until.reserve(extra);
         self.shoving_until.reserve(extra);
+        self.own_after.reserve(extra);
         self.cleared_from.reserve(extra);
         self.scripted_until.reserve(extra);
         self.scripts.reserve(extra);
@@ -798,6 +813,7 @@ impl WindowedHca {
                         world,
                         heuristics: &self.heuristics,
                         granted: &self.own_granted,
+                        own_after: &self.own_after,
                         landmark_world: self.landmarks.is_some(),
                         window: w,
                         deadline,
@@ -1169,6 +1185,7 @@ impl WindowedHca {
                 world: world_ref,
                 heuristics: &self.heuristics,
                 granted: &self.own_granted,
+                own_after: &self.own_after,
                 landmark_world: self.landmarks.is_some(),
                 window: w,
                 deadline,
@@ -2735,6 +2752,7 @@ impl Planner for WindowedHca {
             self.repair_fails[i] = 0;
             self.aside_until[i] = 0;
             self.shoving_until[i] = 0;
+            self.own_after[i] = STALLED_FOR_GOOD;
             self.cleared_from[i] = u32::MAX;
             self.drop_script(a);
         } else {
@@ -2758,6 +2776,7 @@ impl Planner for WindowedHca {
             self.repair_fails.push(0);
             self.aside_until.push(0);
             self.shoving_until.push(0);
+            self.own_after.push(STALLED_FOR_GOOD);
             self.cleared_from.push(u32::MAX);
             self.scripted_until.push(0);
             self.scripts.push(Vec::new());
@@ -2832,6 +2851,16 @@ impl Planner for WindowedHca {
                 self.renew_heuristic(world, i);
                 self.stats.heuristic_restarts += 1;
             }
+        }
+    }
+
+    fn group_changed(&mut self, a: Slot, grouped: bool) {
+        if let Some(after) = self.own_after.get_mut(a.index()) {
+            *after = if grouped {
+                GROUPED_STALLED_FOR_GOOD
+            } else {
+                STALLED_FOR_GOOD
+            };
         }
     }
 
@@ -2921,8 +2950,10 @@ fn asker(world: &World, a: Slot, cell: Cell, window: u32) -> Option<Slot> {
 struct WindowSearch<'a> {
     world: &'a World,
     heuristics: &'a [Mutex<Heuristic>],
-    /// Per unit, whether it may get true distances of its own now.
+    /// Per unit, whether it may get true distances of its own now, and
+    /// after how many windows without progress it gets them anyway.
     granted: &'a [bool],
+    own_after: &'a [u32],
     /// Whether 1×1 units plan on landmark bounds.
     landmark_world: bool,
     window: u32,
@@ -3045,6 +3076,7 @@ impl WindowSearch<'_> {
                 goal,
                 stalled_windows,
                 STALLED_IN_HOLLOW,
+                self.own_after[i],
             )
             && {
                 // Granted in an earlier commit, or asks.
@@ -3261,6 +3293,7 @@ fn footprint_window(
             goal,
             stalled_windows,
             BODY_STALLED_IN_HOLLOW,
+            STALLED_FOR_GOOD,
         )
         && {
             // Granted in an earlier commit, or asks.
@@ -3441,7 +3474,8 @@ fn path_touched(grid: &crate::map::Grid, touched: &[u32], stamp: u32, path: &[Ce
 /// Whether a unit planning on landmark bounds, without progress for
 /// `stalled_windows` windows, should get true distances of its own: its
 /// window `path` ends in a hollow of the bounds and it has waited
-/// `hollow_windows` windows, or it has waited [`STALLED_FOR_GOOD`].
+/// `hollow_windows` windows, or it has waited `for_good` windows (see
+/// [`STALLED_FOR_GOOD`]).
 fn in_hollow(
     grid: &Grid,
     h: &Heuristic,
@@ -3449,9 +3483,10 @@ fn in_hollow(
     goal: Cell,
     stalled_windows: u32,
     hollow_windows: u32,
+    for_good: u32,
 ) -> bool {
     stalled_windows >= hollow_windows && in_depression(grid, h, path, goal)
-        || stalled_windows >= STALLED_FOR_GOOD && !h.is_exact()
+        || stalled_windows >= for_good && !h.is_exact()
 }
 
 /// Replaces landmark bounds `h` by the unit's own true distances on `grid`
