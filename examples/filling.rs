@@ -19,28 +19,36 @@ use std::time::Instant;
 
 use throng::prelude::*;
 
+const USAGE: &str =
+    "usage: filling gap near|far|shuffle-N [MAX_TICKS] | filling group MAP UNITS SEED [MAX_TICKS]";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize| args.get(i).map(String::as_str);
-    let number = |i: usize, default: u64| arg(i).map_or(default, |s| s.parse().expect("a number"));
-    let (sim, units, max_ticks) = match arg(0) {
-        Some("gap") => {
-            let (sim, units) = gap(arg(1).unwrap_or("shuffle-1"));
+    let number = |i: usize, default: u64| match arg(i) {
+        None => default,
+        Some(s) => s
+            .parse()
+            .unwrap_or_else(|_| fail(&format!("`{s}` is not a number"))),
+    };
+    let (sim, units, max_ticks) = match (arg(0), arg(1)) {
+        (Some("gap"), order) => {
+            let (sim, units) = gap(order.unwrap_or("shuffle-1"));
             (sim, units, number(2, 3000) as u32)
         }
-        Some("group") => {
-            let map = arg(1).expect("a map file");
+        (Some("group"), Some(map)) => {
             let (sim, units) = group(map, number(2, 500) as usize, number(3, 1));
             (sim, units, number(4, 5000) as u32)
         }
-        _ => {
-            eprintln!(
-                "usage: filling gap ORDER [MAX_TICKS] | filling group MAP UNITS SEED [MAX_TICKS]"
-            );
-            std::process::exit(2);
-        }
+        _ => fail("expected `gap` or `group MAP`"),
     };
     run(sim, &units, max_ticks);
+}
+
+/// Says what was wrong with the arguments and exits with status 2.
+fn fail(what: &str) -> ! {
+    eprintln!("filling: {what}\n{USAGE}");
+    std::process::exit(2);
 }
 
 fn config(units: usize) -> SimConfig {
@@ -87,7 +95,7 @@ fn gap(order: &str) -> (Simulation, Vec<UnitId>) {
             let seed: u64 = order
                 .strip_prefix("shuffle-")
                 .and_then(|s| s.parse().ok())
-                .expect("ORDER is near, far or shuffle-N");
+                .unwrap_or_else(|| fail(&format!("unknown ORDER `{order}`")));
             shuffle(&mut goals, seed);
         }
     }
@@ -118,12 +126,9 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
 fn group(map: &str, n: usize, seed: u64) -> (Simulation, Vec<UnitId>) {
     let grid = match read_map(std::path::Path::new(map), Connectivity::Four) {
         Ok(g) => Arc::new(g),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
+        Err(e) => fail(&e.to_string()),
     };
-    let inst = random_instance(grid.clone(), n, seed).expect("room for the units");
+    let inst = random_instance(grid.clone(), n, seed).unwrap_or_else(|e| fail(&e.to_string()));
     let mut sim = Simulation::with_map(grid, config(n)).expect("a valid world");
     let units: Vec<UnitId> = inst
         .starts
