@@ -1,6 +1,7 @@
 //! Goal trading inside a group order: units sent to an area together fill
 //! it, whichever goal each was handed (see `trade_group_goals`).
 
+use super::live::Clock;
 use super::Simulation;
 use crate::map::Cell;
 use crate::units::{Slot, UnitFlags, UnitId};
@@ -125,23 +126,15 @@ impl Simulation {
         }
     }
 
-    /// Units `a` and `b` of one group swap goals. Each keeps its clock of
-    /// progress, its best distance being its straight-line distance to the
-    /// new goal: a trade is no order, and restarting the clocks at every
-    /// trade hid units that traded a goal back and forth in a packed block
-    /// for good (never stuck, so never shoving; see the planner's shoves).
+    /// Units `a` and `b` of one group swap goals, each keeping its clock
+    /// of progress ([`Clock::Keep`]): a trade is no order, and restarting
+    /// the clocks at every trade hid units that traded a goal back and
+    /// forth in a packed block for good (never stuck, so never shoving; see
+    /// the planner's shoves).
     fn trade_goals(&mut self, a: Slot, b: Slot) {
         let units = &self.world.units;
         let (goal_a, goal_b) = (units.goal[a.index()], units.goal[b.index()]);
-        let clocks = [a, b].map(|u| units.progress_tick[u.index()]);
-        self.change_goal(a, goal_b, false);
-        self.change_goal(b, goal_a, false);
-        let grid = &self.world.grid;
-        let units = &mut self.world.units;
-        for (u, clock) in [a, b].into_iter().zip(clocks) {
-            let i = u.index();
-            units.progress_tick[i] = clock;
-            units.best_distance[i] = grid.grid_distance(units.position[i], units.goal[i]);
-        }
+        self.change_goal(a, goal_b, false, Clock::Keep);
+        self.change_goal(b, goal_a, false, Clock::Keep);
     }
 }

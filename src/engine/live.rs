@@ -11,6 +11,17 @@ use super::command::{Command, UnitSpec};
 use super::events::{Event, EventKind};
 use super::simulation::Simulation;
 
+/// What a new goal does to a unit's clock of progress, which makes it
+/// `Stuck` when it stops (and lets the planner's stalled units shove).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Clock {
+    /// An order, or the next goal of its queue: progress counts afresh.
+    Restart,
+    /// A goal traded inside a group: the clock runs on, the best distance
+    /// being the straight line to the new goal.
+    Keep,
+}
+
 impl Simulation {
     /// Applies every call recorded since the last step, in call order.
     pub(super) fn apply_recorded(&mut self) {
@@ -39,7 +50,7 @@ impl Simulation {
                 Command::SetGoal(id, goal, group) => {
                     self.set_group(id, group);
                     self.world.units.goal_queue[id.slot() as usize].clear();
-                    self.change_goal(id.unit(), goal, true);
+                    self.change_goal(id.unit(), goal, true, Clock::Restart);
                 }
                 Command::PushGoal(id, goal) => {
                     self.set_group(id, 0);
@@ -50,7 +61,7 @@ impl Simulation {
                     let a = id.unit();
                     self.world.units.goal_queue[a.index()].clear();
                     let here = self.world.units.position[a.index()];
-                    self.change_goal(a, here, true);
+                    self.change_goal(a, here, true, Clock::Restart);
                 }
                 Command::Block(rect) => self.apply_block(rect),
                 Command::Unblock(rect) => self.apply_unblock(rect),
@@ -123,16 +134,24 @@ impl Simulation {
     }
 
     /// Gives unit `a` a new goal (its queue is left as it is): by the
-    /// game's order, or the next of its queue.
-    pub(super) fn change_goal(&mut self, a: Slot, goal: Cell, ordered: bool) {
+    /// game's order, the next of its queue, or a trade inside its group
+    /// (see `clock`).
+    pub(super) fn change_goal(&mut self, a: Slot, goal: Cell, ordered: bool, clock: Clock) {
         let now = self.world.now();
         let i = a.index();
         let ag = &mut self.world.units;
         ag.goal[i] = goal;
         ag.first_arrival[i] = u32::MAX;
         ag.settled_at[i] = u32::MAX;
-        ag.best_distance[i] = u32::MAX;
-        ag.progress_tick[i] = now;
+        match clock {
+            Clock::Restart => {
+                ag.best_distance[i] = u32::MAX;
+                ag.progress_tick[i] = now;
+            }
+            Clock::Keep => {
+                ag.best_distance[i] = self.world.grid.grid_distance(ag.position[i], goal);
+            }
+        }
         ag.set_flag(a, UnitFlags::ARRIVED, false);
         if ag.on_map(a) && !ag.flags[i].has(UnitFlags::EVICTING) {
             ag.next_replan[i] = now;
@@ -412,7 +431,7 @@ impl Simulation {
                     self.emit(id, EventKind::Arrived(pos));
                 }
                 if let Some(next) = self.world.units.goal_queue[i].pop_front() {
-                    self.change_goal(a, next, false);
+                    self.change_goal(a, next, false, Clock::Restart);
                 }
             } else {
                 ag.settled_at[i] = u32::MAX;
