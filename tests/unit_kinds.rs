@@ -560,3 +560,44 @@ fn a_one_cell_unit_and_a_slow_unit_head_on_in_a_corridor_do_not_take_turns_for_g
     let slow = ((4, 3), (0, 0), UnitKind::new(1, 3));
     every_unit_arrives(&rows, &[slow, ((4, 1), (4, 3), UnitKind::CELL)], 400);
 }
+
+#[test]
+fn a_tank_drives_through_infantry_coming_the_other_way() {
+    // A 2×2 tank, spawned a tick after them, drives 20 cells along a field
+    // into two files of 12 soldiers walking the other way on its road. The
+    // tank has right of way: its plan passes through the soldiers'
+    // reservations, and they plan again around it (five of them, once).
+    // It arrives 24 ticks after its spawn (25 planning around them), every
+    // soldier gets home, and no move breaks a rule.
+    let rows = ["........................"; 9];
+    let grid = Arc::new(Grid::from_rows(&rows, Connectivity::Four));
+    let mut sim = Simulation::with_map(grid, config(1)).unwrap();
+    let c = |sim: &Simulation, x, y| sim.cell(x, y).unwrap();
+    // The soldiers first: their plans are in the table before the tank's.
+    let soldiers: Vec<UnitId> = (0..24)
+        .map(|k| {
+            let (x, y) = (4 + k / 2, 3 + k % 2);
+            let gx = 23 - x;
+            sim.spawn(UnitSpec::new(c(&sim, x, y), c(&sim, gx, y)))
+                .unwrap()
+        })
+        .collect();
+    sim.apply_commands();
+    sim.step();
+    let tank = sim
+        .spawn(UnitSpec::new(c(&sim, 0, 3), c(&sim, 20, 3)).with_kind(UnitKind::new(2, 1)))
+        .unwrap();
+    sim.apply_commands();
+    let mut arrived = None;
+    for t in 1..=100 {
+        sim.step();
+        if arrived.is_none() && sim.position(tank) == Ok(c(&sim, 20, 3)) {
+            arrived = Some(t);
+        }
+    }
+    assert_eq!(sim.violations().0, 0, "{:?}", sim.violations().1);
+    let stats = sim.planner_stats();
+    assert!(stats.right_of_way_kept > 0, "{stats:?}");
+    assert!(arrived.is_some_and(|t| t <= 25), "tank home at {arrived:?}");
+    assert_eq!(home(&sim, &soldiers), soldiers.len());
+}

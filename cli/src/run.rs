@@ -734,5 +734,11 @@ pub fn print_summary(s: &RunSummary) {
             s.shoves, s.shoves_kept
         );
     }
+    if s.right_of_way > 0 {
+        println!(
+            "right of way         {} bodies' plans through one-cell units ({} kept, {} units moved)",
+            s.right_of_way, s.right_of_way_kept, s.right_of_way_moved
+        );
+    }
     println!("peak memory          {:.1} MiB", s.peak_memory_mb);
 }

@@ -113,6 +113,14 @@ pub struct RunSummary {
     pub shoves: u64,
     /// See [`RunSummary::shoves`].
     pub shoves_kept: u64,
+    /// Bodies' plans through one-cell units' reservations (a body has
+    /// right of way over one-cell units of no higher priority), how many
+    /// were kept by moving those units, and the units moved.
+    pub right_of_way: u64,
+    /// See [`RunSummary::right_of_way`].
+    pub right_of_way_kept: u64,
+    /// See [`RunSummary::right_of_way`].
+    pub right_of_way_moved: u64,
     /// How many events of each kind (spawned, arrived, stuck, ...).
     pub events: std::collections::BTreeMap<String, u64>,
     /// Living units in each state at the end (moving, arrived, ...).

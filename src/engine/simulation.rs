@@ -1018,6 +1018,9 @@ impl Simulation {
             pull_overs: stats.pull_overs,
             shoves: stats.shoves,
             shoves_kept: stats.shoves_kept,
+            right_of_way: stats.right_of_way,
+            right_of_way_kept: stats.right_of_way_kept,
+            right_of_way_moved: stats.right_of_way_moved,
             events: EventKind::NAMES
                 .iter()
                 .zip(self.event_counts)

@@ -28,7 +28,7 @@ pub use action::{Action, ActionMasks, ActionSet, Entry};
 pub use body::{body, fit_grid, sweep, update_fit_grid};
 pub use crowd::{army_mix, mixed_crowd};
 pub use motion::{for_each_claim, rect_at, Motion};
-pub use search::{straight_window, FootprintQuery, FootprintSearch};
+pub use search::{straight_window, FootprintQuery, FootprintSearch, Yielding};
 
 /// Longest action of any kind, in ticks: a curve of two cells at the
 /// slowest pace. Plans and the table's horizon leave room for it past the

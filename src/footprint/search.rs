@@ -39,6 +39,21 @@ pub struct FootprintQuery {
     pub deadline: Option<Instant>,
 }
 
+/// Which other units' reservations a search may plan through, and at what
+/// price: the units that give way to this one (one-cell units, for a body
+/// that has right of way over them). The committer then moves them out of
+/// the way (see the planner's right of way) or drops the plan.
+#[derive(Clone, Copy)]
+pub struct Yielding<'a> {
+    /// Whether unit `b` gives way.
+    pub yields: &'a dyn Fn(Slot) -> bool,
+    /// Extra cost of an action through their reservations.
+    pub cost: u32,
+    /// First tick whose reservations may be planned through: the units
+    /// stand where they stand now.
+    pub from: u32,
+}
+
 #[derive(Clone, Copy)]
 struct Node {
     cell: Cell,
@@ -65,6 +80,9 @@ pub struct FootprintSearch {
     /// Per tick from a node's on, the cells of the square around it (see
     /// [`ActionMasks`]) that are not free.
     blocked: Vec<u64>,
+    /// Per tick, the cells of that square taken only by units that give
+    /// way (see [`Yielding`]).
+    soft: Vec<u64>,
     /// Nodes expanded by the last search.
     pub expanded: usize,
     /// Whether the last search stopped at its deadline.
@@ -79,7 +97,9 @@ impl FootprintSearch {
     /// plus `penalty` of the cells its body ends on. Appends the plan to
     /// `path` and `motions` (the anchor and motion at each tick from the
     /// start's on) and returns whether it found one; the plan ends where the
-    /// body can stay for good.
+    /// body can stay for good. With `yielding`, actions may also pass
+    /// through the reservations of units that give way, at its cost (the
+    /// plan's end still free for good); not for kinds without action masks.
     #[allow(clippy::too_many_arguments)]
     pub fn search(
         &mut self,
@@ -90,6 +110,7 @@ impl FootprintSearch {
         distance: &mut dyn FnMut(Cell) -> u32,
         penalty: &dyn Fn(Cell) -> u32,
         q: &FootprintQuery,
+        yielding: Option<&Yielding>,
         path: &mut Vec<Cell>,
         motions: &mut Vec<u8>,
     ) -> bool {
@@ -178,6 +199,8 @@ impl FootprintSearch {
                     n.tick,
                     ticks,
                     &mut self.blocked,
+                    yielding,
+                    &mut self.soft,
                 );
             }
             for (k, act) in set.actions.iter().enumerate() {
@@ -203,11 +226,19 @@ impl FootprintSearch {
                 if !free {
                     continue;
                 }
+                let overrides = match (masks, yielding) {
+                    (Some(m), Some(y)) => m.ticks[k]
+                        .iter()
+                        .zip(&self.soft)
+                        .any(|(&cells, &taken)| cells & taken != 0)
+                        .then_some(y.cost),
+                    _ => None,
+                };
                 let cost = if act.is_wait() && n.cell == q.goal {
                     q.goal_wait_cost
                 } else {
                     act.duration
-                };
+                } + overrides.unwrap_or(0);
                 let g = n.g + cost;
                 let xy = grid.xy(to);
                 debug_assert!(self.index.covers(xy), "an anchor beyond the window's box");
@@ -380,7 +411,8 @@ pub fn straight_window(
 /// off the map or closed at every tick, else taken in `table` at that
 /// tick. The body's own cells at `tick` are not read: the action that
 /// reached the node (or the unit's own plan, at the search's start) has
-/// them.
+/// them. With `yielding`, cells taken only by units that give way, from
+/// its first tick on, go to its `soft` bits instead of `blocked`.
 #[allow(clippy::too_many_arguments)]
 fn read_square(
     grid: &Grid,
@@ -392,9 +424,15 @@ fn read_square(
     tick: u32,
     ticks: u32,
     blocked: &mut Vec<u64>,
+    yielding: Option<&Yielding>,
+    soft: &mut Vec<u64>,
 ) {
     blocked.clear();
     blocked.resize(ticks as usize + 1, 0);
+    soft.clear();
+    soft.resize(ticks as usize + 1, 0);
+    // Whether unit `b`'s reservation at `t` may be planned through.
+    let gives_way = |b: Slot, t: u32| yielding.is_some_and(|y| t >= y.from && (y.yields)(b));
     let (x, y) = grid.xy(at);
     let (r, side) = (masks.reach as i64, masks.side);
     let body = masks.reach..masks.reach + size;
@@ -430,7 +468,12 @@ fn read_square(
                 if b != a {
                     let skip = u32::from(own >> i & 1 != 0);
                     for k in from.saturating_sub(tick).max(skip)..=ticks {
-                        blocked[k as usize] |= 1 << (i + j * side);
+                        let bit = 1 << (i + j * side);
+                        if gives_way(b, tick + k) {
+                            soft[k as usize] |= bit;
+                        } else {
+                            blocked[k as usize] |= bit;
+                        }
                     }
                 }
             }
@@ -449,8 +492,10 @@ fn read_square(
                 let i = bits.trailing_zeros();
                 bits &= bits - 1;
                 let c = Cell(first.0 + (i - i0));
-                if table.layer_owner(c, tick + k).is_some_and(|b| b != a) {
-                    blocked[k as usize] |= 1 << (i + j * side);
+                match table.layer_owner(c, tick + k).filter(|&b| b != a) {
+                    Some(b) if gives_way(b, tick + k) => soft[k as usize] |= 1 << (i + j * side),
+                    Some(_) => blocked[k as usize] |= 1 << (i + j * side),
+                    None => {}
                 }
             }
         }
@@ -521,6 +566,7 @@ mod tests {
             &mut distance,
             &|_| 0,
             &q,
+            None,
             &mut p2,
             &mut m2
         ));
@@ -531,6 +577,77 @@ mod tests {
         let (found, path, motions) = straight(&table);
         assert!(!found);
         assert_eq!((path.len(), motions.len()), (1, 1));
+    }
+
+    /// With right of way over a unit, a body's plan passes through that
+    /// unit's hold, at the price of each action touching it, and reaches
+    /// its goal as on an empty row; over a unit that does not give way, or
+    /// through a reservation before the first tick it may override, no plan
+    /// gets past.
+    #[test]
+    fn a_body_with_right_of_way_plans_through_units_that_give_way() {
+        let grid = Grid::from_rows(&["............"; 2], Connectivity::Four);
+        let kind = UnitKind::new(2, 1);
+        let set = ActionSet::for_kind(kind, Connectivity::Four);
+        let fits = crate::footprint::fit_grid(&grid, 2);
+        let goal = grid.cell(8, 0);
+        let dist = crate::distance::bfs_distances(&fits, goal);
+        let q = FootprintQuery {
+            unit: Slot(0),
+            from: grid.cell(0, 0),
+            start_tick: 0,
+            goal,
+            window: 24,
+            goal_wait_cost: 0,
+            max_expansions: 100_000,
+            deadline: None,
+        };
+        let plan = |table: &ReservationTable, yielding: Option<&Yielding>| {
+            let (mut path, mut motions) = (vec![q.from], vec![0u8]);
+            let mut search = FootprintSearch::default();
+            let mut distance = |c: Cell| dist[c.index()];
+            let found = search.search(
+                &grid,
+                &fits,
+                table,
+                &set,
+                &mut distance,
+                &|_| 0,
+                &q,
+                yielding,
+                &mut path,
+                &mut motions,
+            );
+            (found, path)
+        };
+        let empty = ReservationTable::new(grid.cell_count(), 32, 4096);
+        let (found, free_path) = plan(&empty, None);
+        assert!(found && free_path.last() == Some(&goal));
+        // Unit 1 parked on the row for good, from tick 0.
+        let table = ReservationTable::new(grid.cell_count(), 32, 4096);
+        table.set_hold(grid.cell(4, 1), 0, Slot(1)).unwrap();
+        let unit_1 = |b: Slot| b == Slot(1);
+        let nobody = |_: Slot| false;
+        let right_of_way = |yields, from| Yielding {
+            yields,
+            cost: 2,
+            from,
+        };
+        let (found, path) = plan(&table, Some(&right_of_way(&unit_1, 1)));
+        assert!(found);
+        assert_eq!(path, free_path, "straight through, on time");
+        for (yielding, why) in [
+            (right_of_way(&nobody, 1), "a unit that does not give way"),
+            (
+                right_of_way(&unit_1, 100),
+                "a hold before the first tick it may override",
+            ),
+        ] {
+            let (found, path) = plan(&table, Some(&yielding));
+            assert!(!found || path.last() != Some(&goal), "{why}: {path:?}");
+        }
+        let (found, path) = plan(&table, None);
+        assert!(!found || path.last() != Some(&goal), "without right of way");
     }
 
     /// Reading the square around a node once and testing each action's
@@ -583,7 +700,7 @@ mod tests {
                             }
                         }
                         let ticks = set.longest();
-                        let mut blocked = Vec::new();
+                        let (mut blocked, mut soft) = (Vec::new(), Vec::new());
                         read_square(
                             &grid,
                             &table,
@@ -594,6 +711,29 @@ mod tests {
                             t0,
                             ticks,
                             &mut blocked,
+                            None,
+                            &mut soft,
+                        );
+                        // With right of way over units 1 and 3 from tick t0 + 2.
+                        let yields = |b: Slot| b.0 % 2 == 1;
+                        let yielding = Yielding {
+                            yields: &yields,
+                            cost: 2,
+                            from: t0 + 2,
+                        };
+                        let (mut hard, mut soft) = (Vec::new(), Vec::new());
+                        read_square(
+                            &grid,
+                            &table,
+                            me,
+                            size as u32,
+                            masks,
+                            at,
+                            t0,
+                            ticks,
+                            &mut hard,
+                            Some(&yielding),
+                            &mut soft,
                         );
                         for (k, act) in set.actions.iter().enumerate() {
                             let by_entries = act
@@ -604,6 +744,36 @@ mod tests {
                                 .all(|(&cells, &taken)| cells & taken == 0);
                             assert_eq!(by_masks, by_entries, "{kind:?} action {k} at {at:?}");
                             judged[usize::from(by_masks)] += 1;
+                            // Each entry's blockers: whoever claims it, and
+                            // whoever holds its cell by then.
+                            let mut through = false;
+                            let passable = act.for_each_entry(&grid, at, t0, &mut |c, t| {
+                                let mut blockers = table.layer_owner(c, t).into_iter().chain(
+                                    table.hold(c).filter(|&(_, from)| from <= t).map(|(b, _)| b),
+                                );
+                                let mut any = false;
+                                let all_yield = blockers.all(|b| {
+                                    any |= b != me;
+                                    b == me || (t >= yielding.from && yields(b))
+                                });
+                                through |= any && all_yield;
+                                all_yield
+                            });
+                            let hard_free = masks.ticks[k]
+                                .iter()
+                                .zip(&hard)
+                                .all(|(&cells, &taken)| cells & taken == 0);
+                            assert_eq!(
+                                hard_free, passable,
+                                "{kind:?} action {k} at {at:?}, yielding"
+                            );
+                            if passable {
+                                let by_soft = masks.ticks[k]
+                                    .iter()
+                                    .zip(&soft)
+                                    .any(|(&cells, &taken)| cells & taken != 0);
+                                assert_eq!(by_soft, through, "{kind:?} action {k} at {at:?}, soft");
+                            }
                         }
                     }
                 }

@@ -81,6 +81,14 @@ pub struct PlannerStats {
     pub shoves: u64,
     /// See [`PlannerStats::shoves`].
     pub shoves_kept: u64,
+    /// Bodies' plans through one-cell units' reservations (a body's right
+    /// of way), how many were kept (their units moved out of the way), and
+    /// how many one-cell units were given new plans for them.
+    pub right_of_way: u64,
+    /// See [`PlannerStats::right_of_way`].
+    pub right_of_way_kept: u64,
+    /// See [`PlannerStats::right_of_way`].
+    pub right_of_way_moved: u64,
 }
 
 /// What one tick's planning did.

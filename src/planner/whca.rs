@@ -17,6 +17,7 @@
 //! a per-tick budget; what does not fit carries over to the next tick while
 //! the units follow the reserved part of their last plan.
 
+mod right_of_way;
 mod shove;
 
 use std::ops::Range;
@@ -29,7 +30,7 @@ use crate::distance::{
     dense_fits, dense_maps_that_fit, reserve_unit_searches, unit_heuristics_in, Heuristic,
     Landmarks, ReverseResumableAStar, UnitOracle, LANDMARKS, UNREACHABLE, WALL_DISTANCE,
 };
-use crate::footprint::{body, for_each_claim, sweep, FootprintQuery};
+use crate::footprint::{body, for_each_claim, sweep, FootprintQuery, Yielding};
 use crate::map::{Cell, Grid};
 use crate::search::{Depth, Overriding, SpaceTimeQuery};
 use crate::units::{Slot, UnitFlags, UnitKind};
@@ -75,6 +76,9 @@ const PROMOTE_AFTER: u8 = 1;
 /// cost 1 brought 996 of 1,000 units home, 2 963, 3 974, 4 629, 8 489, no
 /// promotions 590; scenarios 11–25: cost 1 1,374 of 1,500, 2 1,445.)
 const OVERRIDE_COST: u32 = 2;
+/// Extra cost of a body's action through one-cell units' reservations,
+/// which they then give up (see [`WindowedHca::take_right_of_way`]).
+const RIGHT_OF_WAY_COST: u32 = 1;
 /// How deep a promotion may push: the promoted unit overrides its victims,
 /// they may override theirs, and so on this many times (Silver: "if any of
 /// these units become stuck, they will be promoted too"). A line of units
@@ -299,6 +303,10 @@ pub struct WindowedHca {
     /// Per unit, the tick until which it shoves at each replan (see
     /// [`shove`]), and the shoves' scratch.
     shoving_until: Vec<u32>,
+    /// Per unit (a body), the tick until which its searches keep off
+    /// one-cell units' reservations: its plan through them was dropped
+    /// this tick (see [`right_of_way`]).
+    own_way_until: Vec<u32>,
     shove: shove::Shove,
     /// Per unit, its distance to its goal when its last way clearing was
     /// kept, if it has not tried since (`u32::MAX`: none; see
@@ -447,6 +455,11 @@ struct Promotion {
     /// The rank of a unit pushing by priority (`None`: a stalled unit's
     /// promotion).
     rank: Option<u8>,
+    /// A body's plan taking its right of way (see
+    /// [`WindowedHca::take_right_of_way`]), and the units on it.
+    body_path: Vec<Cell>,
+    body_motions: Vec<u8>,
+    yielded: Vec<Slot>,
 }
 
 impl Promotion {
@@ -583,6 +596,7 @@ impl WindowedHca {
             repair_fails: vec![0; units],
             aside_until: vec![0; units],
             shoving_until: vec![0; units],
+            own_way_until: vec![0; units],
             own_after: vec![STALLED_FOR_GOOD; units],
             shove: shove::Shove::with_capacity(shove::MAX_SHOVED),
             cleared_from: vec![u32::MAX; units],
@@ -615,6 +629,9 @@ impl WindowedHca {
                 moved: Vec::with_capacity(MAX_INVOLVED),
                 expanded: 0,
                 rank: None,
+                body_path: Vec::with_capacity(4 * window as usize + 8),
+                body_motions: Vec::with_capacity(4 * window as usize + 8),
+                yielded: Vec::with_capacity(MAX_INVOLVED),
             },
             stats: PlannerStats::default(),
             last: TickWork::default(),
@@ -647,6 +664,7 @@ impl WindowedHca {
         self.repair_fails.reserve(extra);
         self.aside_until.reserve(extra);
         self.shoving_until.reserve(extra);
+        self.own_way_until.reserve(extra);
         self.own_after.reserve(extra);
         self.cleared_from.reserve(extra);
         self.scripted_until.reserve(extra);
@@ -820,6 +838,8 @@ impl WindowedHca {
                         straight_only: false,
                         straight_failed: &self.straight_failed,
                         straight_fails: &self.straight_fails,
+                        scripted: &self.scripted_until,
+                        own_way_until: &self.own_way_until,
                     };
                     self.scheduler
                         .run_batch(batch, deadline, |a, scratch| search.run(a, scratch));
@@ -887,8 +907,26 @@ impl WindowedHca {
                                     touched[c.index()] = stamp;
                                 },
                             );
+                            true
+                        } else if kind.size > 1 {
+                            // Through one-cell units' reservations: they
+                            // give way, or the plan is dropped. Either way
+                            // later results are checked in full.
+                            let p = &mut self.promotion;
+                            p.body_path.clear();
+                            p.body_path.extend_from_slice(path);
+                            p.body_motions.clear();
+                            p.body_motions.extend_from_slice(motions);
+                            let kept = self.take_right_of_way(world, a, deadline);
+                            if !kept {
+                                // Searched again this tick, around them.
+                                self.own_way_until[i] = now + 1;
+                            }
+                            promoted |= kept;
+                            kept
+                        } else {
+                            false
                         }
-                        ok
                     };
                     if committed {
                         for &c in self.scheduler.extra(k) {
@@ -1192,6 +1230,8 @@ impl WindowedHca {
                 straight_only: self.straight_pass,
                 straight_failed: &self.straight_failed,
                 straight_fails: &self.straight_fails,
+                scripted: &self.scripted_until,
+                own_way_until: &self.own_way_until,
             };
             // Not re-checked: since the search, only this tile's earlier
             // units (searched before it) and tiles too far off to reach
@@ -2240,9 +2280,17 @@ impl WindowedHca {
             let mut h = self.heuristics[i].lock();
             let scratch = &mut self.way_scratch;
             scratch.extra.clear();
-            let Some((found, expanded)) =
-                footprint_window(world, u, w, deadline, &mut h, scratch, &|_| false, None)
-            else {
+            let Some((found, expanded)) = footprint_window(
+                world,
+                u,
+                w,
+                deadline,
+                &mut h,
+                scratch,
+                &|_| false,
+                None,
+                None,
+            ) else {
                 return false;
             };
             drop(h);
@@ -2752,6 +2800,7 @@ impl Planner for WindowedHca {
             self.repair_fails[i] = 0;
             self.aside_until[i] = 0;
             self.shoving_until[i] = 0;
+            self.own_way_until[i] = 0;
             self.own_after[i] = STALLED_FOR_GOOD;
             self.cleared_from[i] = u32::MAX;
             self.drop_script(a);
@@ -2776,6 +2825,7 @@ impl Planner for WindowedHca {
             self.repair_fails.push(0);
             self.aside_until.push(0);
             self.shoving_until.push(0);
+            self.own_way_until.push(0);
             self.own_after.push(STALLED_FOR_GOOD);
             self.cleared_from.push(u32::MAX);
             self.scripted_until.push(0);
@@ -2966,6 +3016,10 @@ struct WindowSearch<'a> {
     straight_failed: &'a [std::sync::atomic::AtomicBool],
     /// Straight windows that failed in this pass.
     straight_fails: &'a std::sync::atomic::AtomicU32,
+    /// Per unit, the tick its joint plan runs to (see `scripted_until`).
+    scripted: &'a [u32],
+    /// Per body, until when it plans without right of way (see `own_way_until`).
+    own_way_until: &'a [u32],
 }
 
 impl WindowSearch<'_> {
@@ -2995,7 +3049,26 @@ impl WindowSearch<'_> {
             let yields = |c: Cell| asker(world_ref, a, c, w).is_some_and(|b| parked || b < a);
             let mut h = heuristics[i].lock();
             let hollows = landmark_world.then_some(granted[i]);
-            return footprint_window(world_ref, a, w, deadline, &mut h, scratch, &yields, hollows);
+            let units = &world_ref.units;
+            let gives_way = |b: Slot| right_of_way::gives_way(units, self.scripted, now, a, b);
+            let yielding = Yielding {
+                yields: &gives_way,
+                cost: RIGHT_OF_WAY_COST,
+                from: now + 1,
+            };
+            let right_of_way =
+                (units.kind[i].size > 1 && self.own_way_until[i] <= now).then_some(&yielding);
+            return footprint_window(
+                world_ref,
+                a,
+                w,
+                deadline,
+                &mut h,
+                scratch,
+                &yields,
+                hollows,
+                right_of_way,
+            );
         }
         let failed_before = &self.straight_failed[i];
         if self.straight_only && failed_before.load(std::sync::atomic::Ordering::Relaxed) {
@@ -3198,6 +3271,7 @@ fn footprint_window(
     scratch: &mut WorkerScratch,
     requested: &dyn Fn(Cell) -> bool,
     hollows: Option<bool>,
+    right_of_way: Option<&Yielding>,
 ) -> Option<(bool, u32)> {
     let i = a.index();
     let ag = &world.units;
@@ -3277,6 +3351,7 @@ fn footprint_window(
             &mut |c| h.distance(fit, c),
             &penalty,
             &q,
+            right_of_way,
             &mut scratch.path,
             &mut scratch.motions,
         )
