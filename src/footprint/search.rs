@@ -510,6 +510,20 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// A window of 24 ticks from `from` to `goal` for unit 0, from tick 0.
+    fn query(from: Cell, goal: Cell) -> FootprintQuery {
+        FootprintQuery {
+            unit: Slot(0),
+            from,
+            start_tick: 0,
+            goal,
+            window: 24,
+            goal_wait_cost: 0,
+            max_expansions: 100_000,
+            deadline: None,
+        }
+    }
+
     /// On open ground the straight window is as cheap as the search's
     /// best (the same cost, the plan ending on the goal), with the same
     /// anchors and motions; a claim on the way leaves it to the search,
@@ -523,16 +537,7 @@ mod tests {
         let goal = grid.cell(8, 1);
         let dist = crate::distance::bfs_distances(&fits, goal);
         let known = |c: Cell| Some(dist[c.index()]).filter(|&d| d != UNREACHABLE);
-        let q = FootprintQuery {
-            unit: Slot(0),
-            from: grid.cell(0, 1),
-            start_tick: 0,
-            goal,
-            window: 24,
-            goal_wait_cost: 0,
-            max_expansions: 100_000,
-            deadline: None,
-        };
+        let q = query(grid.cell(0, 1), goal);
         let table = ReservationTable::new(grid.cell_count(), 32, 4096);
         // The plan after the start's cell, if straight.
         let straight = |table: &ReservationTable| {
@@ -592,16 +597,7 @@ mod tests {
         let fits = crate::footprint::fit_grid(&grid, 2);
         let goal = grid.cell(8, 0);
         let dist = crate::distance::bfs_distances(&fits, goal);
-        let q = FootprintQuery {
-            unit: Slot(0),
-            from: grid.cell(0, 0),
-            start_tick: 0,
-            goal,
-            window: 24,
-            goal_wait_cost: 0,
-            max_expansions: 100_000,
-            deadline: None,
-        };
+        let q = query(grid.cell(0, 0), goal);
         let plan = |table: &ReservationTable, yielding: Option<&Yielding>| {
             let (mut path, mut motions) = (vec![q.from], vec![0u8]);
             let mut search = FootprintSearch::default();
@@ -699,21 +695,26 @@ mod tests {
                                 let _ = table.claim(c, t, other, 0);
                             }
                         }
-                        let ticks = set.longest();
-                        let (mut blocked, mut soft) = (Vec::new(), Vec::new());
-                        read_square(
-                            &grid,
-                            &table,
-                            me,
-                            size as u32,
-                            masks,
-                            at,
-                            t0,
-                            ticks,
-                            &mut blocked,
-                            None,
-                            &mut soft,
-                        );
+                        // The square's blocked and soft bits, with or
+                        // without right of way.
+                        let read = |yielding: Option<&Yielding>| {
+                            let (mut blocked, mut soft) = (Vec::new(), Vec::new());
+                            read_square(
+                                &grid,
+                                &table,
+                                me,
+                                size as u32,
+                                masks,
+                                at,
+                                t0,
+                                set.longest(),
+                                &mut blocked,
+                                yielding,
+                                &mut soft,
+                            );
+                            (blocked, soft)
+                        };
+                        let (blocked, _) = read(None);
                         // With right of way over units 1 and 3 from tick t0 + 2.
                         let yields = |b: Slot| b.0 % 2 == 1;
                         let yielding = Yielding {
@@ -721,20 +722,7 @@ mod tests {
                             cost: 2,
                             from: t0 + 2,
                         };
-                        let (mut hard, mut soft) = (Vec::new(), Vec::new());
-                        read_square(
-                            &grid,
-                            &table,
-                            me,
-                            size as u32,
-                            masks,
-                            at,
-                            t0,
-                            ticks,
-                            &mut hard,
-                            Some(&yielding),
-                            &mut soft,
-                        );
+                        let (hard, soft) = read(Some(&yielding));
                         for (k, act) in set.actions.iter().enumerate() {
                             let by_entries = act
                                 .for_each_entry(&grid, at, t0, &mut |c, t| table.is_free(c, t, me));
