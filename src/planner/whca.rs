@@ -287,6 +287,9 @@ pub struct WindowedHca {
     /// spawned or ordered: it then replans at a tick of its own (see
     /// [`Self::settle_committed`]).
     restagger: Vec<bool>,
+    /// Scratch of [`Self::first_plans_first`]: the units waiting for their
+    /// first plan, as (ticks to go, place in the queue).
+    first_order: Vec<(u32, u32)>,
     /// Per unit, the first tick at which its cluster may be repaired
     /// (again), and the tick to which it follows a joint plan (no window
     /// search replaces it, no promotion overrides it before then).
@@ -599,6 +602,7 @@ impl WindowedHca {
             own_granted: vec![false; units],
             own_grants_left: OWN_SEARCHES_PER_TICK,
             restagger: vec![true; units],
+            first_order: Vec::with_capacity(units),
             repair_from: vec![0; units],
             repair_fails: vec![0; units],
             aside_until: vec![0; units],
@@ -667,6 +671,8 @@ impl WindowedHca {
         self.stalled.reserve(extra);
         self.own_granted.reserve(extra);
         self.restagger.reserve(extra);
+        self.first_order
+            .reserve(units.saturating_sub(self.first_order.len()));
         self.repair_from.reserve(extra);
         self.repair_fails.reserve(extra);
         self.aside_until.reserve(extra);
@@ -970,7 +976,7 @@ impl WindowedHca {
         until: Option<Instant>,
     ) -> Round {
         if budget.wall_us.is_some() {
-            first_plans_first(world, due, &self.restagger);
+            self.first_plans_first(world, due);
         }
         let tiled = if !may_tile(due.len(), budget) {
             Round::default()
@@ -983,6 +989,54 @@ impl WindowedHca {
         r.searches += tiled.searches;
         r.nodes += tiled.nodes;
         r
+    }
+
+    /// Under a wall-clock budget, when more units are due than a tick can
+    /// plan: the units waiting for their first plan since they were spawned or
+    /// ordered go before the units replanning, which still have half
+    /// a window of plan to walk, and among them the shortest trips (in ticks,
+    /// by the grid distance) go first: a short trip can least afford to wait.
+    /// The rest keep their order. A first plan costs its unit's first
+    /// true-distance search too (a body's: 58 µs on average against 42 µs for
+    /// its later ones), so on `profiles/mixed-2k.toml` under 1 ms half of the
+    /// bodies waited to tick 141–144 for it behind the replans, and the 3×3
+    /// bodies (a median lower bound of 54 ticks) were late before they
+    /// started. Now half of the 3×3 bodies move by tick 15, the 2×2 by tick
+    /// 71; seven runs interleaved with the order before: 75.8–80.7% of the
+    /// units home within 3× their lower bound against 71.9–78.8% (every pair
+    /// better), 96.2–97.3% home at tick 2,000 against 96.8–98.8% (the long
+    /// trips pay). Under a node budget, which does not count
+    /// true-distance work, first plans do not queue, and the order only
+    /// delayed replans (6,000 nodes a tick, under a wall-clock budget too
+    /// long to bind: 89.5% against 91.2%).
+    /// Sorted in scratch memory (a stable sort of the queue allocates).
+    fn first_plans_first(&mut self, world: &World, due: &mut Vec<Slot>) {
+        let first = &self.restagger;
+        if !due.iter().any(|a| first[a.index()]) {
+            return;
+        }
+        let (units, grid) = (&world.units, &world.grid);
+        // (ticks to go, place in the queue): each key once, so the
+        // order is the queue's among equal trips.
+        let order = &mut self.first_order;
+        order.clear();
+        order.extend(
+            due.iter()
+                .enumerate()
+                .filter(|(_, a)| first[a.index()])
+                .map(|(k, a)| {
+                    let i = a.index();
+                    let ticks = grid.grid_distance(units.position[i], units.goal[i])
+                        * units.kind[i].pace.max(1) as u32;
+                    (ticks, k as u32)
+                }),
+        );
+        order.sort_unstable();
+        let sorted = &mut self.rest;
+        sorted.clear();
+        sorted.extend(order.iter().map(|&(_, k)| due[k as usize]));
+        sorted.extend(due.iter().filter(|a| !first[a.index()]));
+        std::mem::swap(due, sorted);
     }
 
     /// When searches under `budget` must stop for the commit of the last
@@ -2338,12 +2392,7 @@ impl WindowedHca {
         p.clear();
         save_plan(p, world, a);
         if self.push(world, a, PUSH_DEPTH, deadline) {
-            let now = world.now();
-            let next = now + (self.window / 2).max(1);
-            for &u in &self.promotion.moved {
-                world.units.set_flag(u, UnitFlags::STUCK, false);
-                world.units.next_replan[u.index()] = next;
-            }
+            self.settle_moved(world);
             return true;
         }
         // Someone had no way out: put every plan back as it was. (Every
@@ -2463,6 +2512,16 @@ impl WindowedHca {
             }
         }
         true
+    }
+
+    /// After a kept promotion (or right of way): every unit given a new
+    /// plan is no longer stuck and replans half a window on.
+    fn settle_moved(&mut self, world: &mut World) {
+        let next = world.now() + (self.window / 2).max(1);
+        for &u in &self.promotion.moved {
+            world.units.set_flag(u, UnitFlags::STUCK, false);
+            world.units.next_replan[u.index()] = next;
+        }
     }
 
     /// Plans the units stuck together around unit `a` jointly (see
@@ -2970,35 +3029,6 @@ fn ask_way(world: &mut World, cell: Cell, a: Slot) {
         let next = &mut world.units.next_replan[b.index()];
         *next = (*next).min(now + 1);
     }
-}
-
-/// Under a wall-clock budget, when more units are due than a tick can
-/// plan: the units waiting for their first plan since they were spawned or
-/// ordered (`first`) go before the units replanning, which still have half
-/// a window of plan to walk, and among them the shortest trips (in ticks,
-/// by the grid distance) go first: a short trip can least afford to wait.
-/// The rest keep their order. A first plan costs its unit's first
-/// true-distance search too (a body's: 58 µs on average against 42 µs for
-/// its later ones), so on `profiles/mixed-2k.toml` under 1 ms half of the
-/// bodies waited to tick 141–144 for it behind the replans, and the 3×3
-/// bodies (a median lower bound of 54 ticks) were late before they
-/// started. Now half of the 3×3 bodies move by tick 15, the 2×2 by tick
-/// 71; seven runs interleaved with the order before: 75.8–80.7% of the
-/// units home within 3× their lower bound against 71.9–78.8% (every pair
-/// better), 96.2–97.3% home at tick 2,000 against 96.8–98.8% (the long
-/// trips pay). Under a node budget, which does not count
-/// true-distance work, first plans do not queue, and the order only
-/// delayed replans (6,000 nodes a tick: 89.5% against 91.2%).
-fn first_plans_first(world: &World, due: &mut [Slot], first: &[bool]) {
-    let (units, grid) = (&world.units, &world.grid);
-    due.sort_by_key(|a| {
-        let i = a.index();
-        if first[i] {
-            grid.grid_distance(units.position[i], units.goal[i]) * units.kind[i].pace.max(1) as u32
-        } else {
-            u32::MAX
-        }
-    });
 }
 
 /// A time estimate `estimate` moved by a new reading `took` (ns): up at

@@ -64,10 +64,7 @@ impl WindowedHca {
             &p.body_motions,
             now,
             &mut |c, t| {
-                if let Some(b) = table.layer_owner(c, t) {
-                    note(b);
-                }
-                if let Some((b, _)) = table.hold(c).filter(|&(_, from)| from <= t) {
+                if let Some(b) = table.occupant(c, t) {
                     note(b);
                 }
             },
@@ -75,14 +72,7 @@ impl WindowedHca {
         let end = now + p.body_path.len() as u32 - 1;
         let last = *p.body_path.last().expect("non-empty");
         for c in body(&world.grid, last, size) {
-            if let Some((b, _)) = table.hold(c) {
-                note(b);
-            }
-            for t in end..=table.last_tick() {
-                if let Some(b) = table.layer_owner(c, t) {
-                    note(b);
-                }
-            }
+            table.stay_blockers(c, end, a, &mut note);
         }
         if yielded.is_empty() {
             return false;
@@ -120,12 +110,7 @@ impl WindowedHca {
                 return false;
             }
         }
-        let next = now + (self.window / 2).max(1);
-        for k in 1..self.promotion.moved.len() {
-            let u = self.promotion.moved[k];
-            world.units.set_flag(u, UnitFlags::STUCK, false);
-            world.units.next_replan[u.index()] = next;
-        }
+        self.settle_moved(world);
         self.stats.right_of_way_kept += 1;
         self.stats.right_of_way_moved += self.promotion.moved.len() as u64 - 1;
         true
