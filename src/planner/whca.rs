@@ -548,6 +548,8 @@ impl WindowedHca {
         scheduler.set_min_parallel(MIN_POOL_BATCH);
         let units = world.units.len();
         scheduler.prepare(&world.grid, window, MAX_BATCH);
+        // The initial planning tiles every unit at once.
+        scheduler.reserve_results(units);
         let mut promoted_search = crate::search::SpaceTimeAStar::with_capacity(max_nodes);
         promoted_search.prepare(&world.grid, window);
         let grid = &world.grid;
@@ -665,6 +667,7 @@ impl WindowedHca {
         }
         let n = self.stalled.len();
         let extra = units.saturating_sub(n);
+        self.scheduler.reserve_results(units);
         if let Some(h) = Arc::get_mut(&mut self.heuristics) {
             h.reserve(extra);
         }
