@@ -9,9 +9,17 @@ use rustc_hash::FxHashMap;
 use crate::distance::DistanceOracle;
 use crate::map::{Cell, Grid};
 
-/// Dense node indexes up to this many (cell, depth) slots (2 MiB, cache-sized);
+/// Dense node indexes up to this many (cell, depth) slots (1 MiB, cache-sized);
 /// a hash map beyond, which stays small and hot where a big dense array misses.
 const DENSE_SLOTS: usize = 1 << 18;
+/// Bits of a dense slot that hold the node id; the rest hold the low bits
+/// of the search's generation, so a slot is a word of 4 bytes (a window
+/// search's slots, 139 KB on a 32×32 map at 8 bytes, miss the first-level
+/// cache on nearly every new node).
+const ID_BITS: u32 = 22;
+const ID_MASK: u32 = (1 << ID_BITS) - 1;
+/// Generations a slot tells apart before the slots are cleared.
+const SLOT_GENERATIONS: u32 = 1 << (32 - ID_BITS);
 
 /// (cell, depth) → node id: dense with generation stamps when it fits, else
 /// hashed. A window search only reaches cells within `w` moves of its start,
@@ -19,8 +27,9 @@ const DENSE_SLOTS: usize = 1 << 18;
 /// the 512×512 stress map, hashing every node was a tenth of the search).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeIndex {
-    /// Per slot, the generation that wrote it (high half) and the node id.
-    slots: Vec<u64>,
+    /// Per slot, the low bits of the generation that wrote it (above
+    /// [`ID_BITS`]) and the node id.
+    slots: Vec<u32>,
     generation: u32,
     /// Slots per depth layer.
     layer: usize,
@@ -94,9 +103,16 @@ impl NodeIndex {
             }
             self.generation = self.generation.wrapping_add(1);
             if self.generation == 0 {
-                self.slots.fill(0);
                 self.estimates.fill(0);
                 self.generation = 1;
+            }
+            if self.generation % SLOT_GENERATIONS == 0 || self.generation == 1 {
+                // The slots' stamps come round again: clear them (once
+                // every thousand searches).
+                self.slots.fill(0);
+                if self.generation % SLOT_GENERATIONS == 0 {
+                    self.generation += 1;
+                }
             }
         } else {
             self.sparse.clear();
@@ -171,11 +187,18 @@ impl NodeIndex {
         crate::distance::touch_pages(&mut self.slots);
     }
 
+    /// The generation's stamp in a slot (never 0, the stamp of a cleared
+    /// slot).
+    #[inline(always)]
+    fn slot_stamp(&self) -> u32 {
+        self.generation % SLOT_GENERATIONS
+    }
+
     #[inline(always)]
     pub(crate) fn get(&self, key: u64) -> Option<u32> {
         if self.dense {
             let word = self.slots[key as usize];
-            ((word >> 32) as u32 == self.generation).then_some(word as u32)
+            (word >> ID_BITS == self.slot_stamp()).then_some(word & ID_MASK)
         } else {
             self.sparse.get(&key).copied()
         }
@@ -184,9 +207,40 @@ impl NodeIndex {
     #[inline(always)]
     pub(crate) fn insert(&mut self, key: u64, id: u32) {
         if self.dense {
-            self.slots[key as usize] = ((self.generation as u64) << 32) | id as u64;
+            debug_assert!(id <= ID_MASK, "node ids fit {ID_BITS} bits");
+            self.slots[key as usize] = (self.slot_stamp() << ID_BITS) | id;
         } else {
             self.sparse.insert(key, id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Connectivity;
+
+    /// A slot written by one search is never read by a later one, however
+    /// many searches later (the slots' stamps come round every
+    /// [`SLOT_GENERATIONS`] searches), and ids up to the largest fit.
+    #[test]
+    fn slots_of_earlier_searches_read_as_empty() {
+        let g = Grid::from_rows(&["........"; 8], Connectivity::Four);
+        let start = g.cell(3, 3);
+        let mut index = NodeIndex::default();
+        let (cell, xy) = (g.cell(4, 3), (4, 3));
+        index.reset(&g, start, Some(4), 5);
+        let once = index.key(g.cell(2, 3), (2, 3), 1);
+        index.insert(once, ID_MASK);
+        assert_eq!(index.get(once), Some(ID_MASK));
+        for search in 1..3 * SLOT_GENERATIONS + 5 {
+            index.reset(&g, start, Some(4), 5);
+            assert_eq!(index.get(once), None, "search {search}");
+            let key = index.key(cell, xy, 2);
+            assert_eq!(index.get(key), None, "search {search}");
+            index.insert(key, search);
+            assert_eq!(index.get(key), Some(search));
+            assert_eq!(index.get(index.key(cell, xy, 3)), None);
         }
     }
 }
