@@ -93,8 +93,9 @@ impl NodeIndex {
                         .saturating_mul(depths)
                         .max(slots)
                 });
+                // (Fresh slots read as empty at any generation: it runs on,
+                // so the estimates kept stay stamped with theirs.)
                 self.slots = vec![0; largest.min(DENSE_SLOTS.max(slots))];
-                self.generation = 0;
             }
             if self.estimates.len() < self.layer {
                 self.estimates = vec![0; self.slots.len() / depths.max(1)];
@@ -102,17 +103,15 @@ impl NodeIndex {
                     .resize(self.estimates.len().max(self.layer), 0);
             }
             self.generation = self.generation.wrapping_add(1);
-            if self.generation == 0 {
-                self.estimates.fill(0);
-                self.generation = 1;
-            }
-            if self.generation % SLOT_GENERATIONS == 0 || self.generation == 1 {
-                // The slots' stamps come round again: clear them (once
-                // every thousand searches).
+            if self.generation % SLOT_GENERATIONS == 0 {
+                // The slots' stamps come round again (once every thousand
+                // searches; the generation's own wrap to 0 is one of them):
+                // clear them, and skip the stamp 0 of a cleared slot.
                 self.slots.fill(0);
-                if self.generation % SLOT_GENERATIONS == 0 {
-                    self.generation += 1;
+                if self.generation == 0 {
+                    self.estimates.fill(0);
                 }
+                self.generation += 1;
             }
         } else {
             self.sparse.clear();
@@ -242,5 +241,18 @@ mod tests {
             assert_eq!(index.get(key), Some(search));
             assert_eq!(index.get(index.key(cell, xy, 3)), None);
         }
+    }
+
+    /// A search whose slots outgrow the index's reads no distance estimate
+    /// of the searches before it.
+    #[test]
+    fn estimates_of_earlier_searches_are_not_read_after_the_slots_grow() {
+        let g = Grid::from_rows(&["........"; 8], Connectivity::Four);
+        let (cell, xy) = (g.cell(4, 3), (4, 3));
+        let mut index = NodeIndex::default();
+        index.reset(&g, cell, None, 5);
+        assert_eq!(index.remember(cell, xy, || Some(7)), Some(7));
+        index.reset(&g, cell, None, 50);
+        assert_eq!(index.remember(cell, xy, || Some(9)), Some(9));
     }
 }
