@@ -4,7 +4,11 @@
 //! the virtual cores (seen on one 2-core machine: 70–100 ns, then 320–370
 //! ns for minutes), and every two-thread figure moves with it: the engine's
 //! serial commit writes the reservation table's lines that the other worker
-//! has just read. `throng report` prints it beside its figures.
+//! has just read. And how often the other core is away: a thread spinning
+//! on it misses a hand-over for milliseconds when the host runs something
+//! else there, and a worker of the engine then joins its tick (or its
+//! initial planning) that late. `throng report` prints both beside its
+//! figures.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -36,6 +40,69 @@ pub fn core_round_trip_ns(trips: u64) -> Option<f64> {
         started
     });
     Some(started.elapsed().as_nanos() as f64 / trips.max(1) as f64)
+}
+
+/// Microseconds between two hand-overs of [`core_handovers`]: a tick's
+/// worth of work apart, not back to back.
+const HANDOVER_GAP_US: u64 = 500;
+
+/// How a thread spinning on another core answered hand-overs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Handovers {
+    /// Hand-overs made.
+    pub count: usize,
+    /// The median time from a write to the other thread's answer, µs.
+    pub median_us: f64,
+    /// Hand-overs answered after more than a millisecond.
+    pub over_1ms: usize,
+    /// The slowest answer, ms.
+    pub longest_ms: f64,
+}
+
+/// Makes `count` hand-overs, one every [`HANDOVER_GAP_US`] (the calling
+/// thread busy in between), to a thread that spins on another core
+/// without ever sleeping or yielding, and times each answer. With both
+/// cores the process's own, every answer comes within a microsecond or
+/// so; a slower one is time the other core spent on something else.
+/// `None` on a machine with one core.
+pub fn core_handovers(count: usize) -> Option<Handovers> {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 || count == 0 {
+        return None;
+    }
+    let (token, answer) = (AtomicU64::new(0), AtomicU64::new(0));
+    let mut waits: Vec<u64> = Vec::with_capacity(count);
+    std::thread::scope(|s| {
+        s.spawn(|| loop {
+            let t = token.load(Ordering::Acquire);
+            if t == u64::MAX {
+                return;
+            }
+            if answer.load(Ordering::Relaxed) != t {
+                answer.store(t, Ordering::Release);
+            }
+            std::hint::spin_loop();
+        });
+        for i in 1..=count as u64 {
+            let gap = Instant::now();
+            while gap.elapsed().as_micros() < HANDOVER_GAP_US as u128 {
+                std::hint::spin_loop();
+            }
+            let sent = Instant::now();
+            token.store(i, Ordering::Release);
+            while answer.load(Ordering::Acquire) != i {
+                std::hint::spin_loop();
+            }
+            waits.push(sent.elapsed().as_nanos() as u64);
+        }
+        token.store(u64::MAX, Ordering::Release);
+    });
+    waits.sort_unstable();
+    Some(Handovers {
+        count,
+        median_us: waits[count / 2] as f64 / 1e3,
+        over_1ms: waits.iter().filter(|&&w| w > 1_000_000).count(),
+        longest_ms: waits[count - 1] as f64 / 1e6,
+    })
 }
 
 /// Milliseconds one thread takes for a fixed piece of work: 20
@@ -83,6 +150,19 @@ fn wait_for(flag: &AtomicU64, value: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hand_overs_are_all_counted_and_ordered() {
+        if let Some(h) = core_handovers(200) {
+            assert_eq!(h.count, 200);
+            assert!(h.over_1ms <= h.count);
+            assert!(
+                h.median_us > 0.0 && h.median_us <= h.longest_ms * 1e3,
+                "{h:?}"
+            );
+        }
+        assert_eq!(core_handovers(0), None);
+    }
 
     #[test]
     fn a_round_trip_takes_time_and_ends() {

@@ -314,6 +314,8 @@ fn format_value(v: Option<&Value>, decimals: usize) -> String {
 
 /// Round trips the core-to-core probe times (about 10 ms at 100 ns).
 const TRIPS: u64 = 100_000;
+/// Hand-overs the other-core probe makes (about a second).
+const HANDOVERS: usize = 2_000;
 
 /// Runs the entries and writes the page.
 pub fn run(args: &ReportArgs) -> Result<(), CliError> {
@@ -331,6 +333,16 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
                 page,
                 "Core-to-core round trip of a cache line {when}: {ns:.0} ns (two-thread figures \
                  move with it; see `cli/src/machine.rs`).\n"
+            )
+            .expect("string");
+        }
+        if let Some(h) = crate::machine::core_handovers(HANDOVERS) {
+            writeln!(
+                page,
+                "A thread spinning on the other core answered {} hand-overs (one every 0.5 ms) \
+                 {when} in {:.1} µs at the median; {} waited over 1 ms, the longest {:.2} ms \
+                 (the other core busy with something else: a worker joins a tick that late).\n",
+                h.count, h.median_us, h.over_1ms, h.longest_ms
             )
             .expect("string");
         }

@@ -453,6 +453,9 @@ impl Scheduler {
         // workers stop waiting for it, and the panic reaches the caller.
         let failed = std::sync::atomic::AtomicBool::new(false);
         let work = || {
+            // When each worker joined in (a worker late to its first tile
+            // shows here).
+            crate::profile_zone!("tile worker");
             let _guard = PanicFlag(&failed);
             let mut idle = 0u32;
             loop {
