@@ -57,6 +57,9 @@ pub const PACE: RangeInclusive<u32> = 1..=throng::units::MAX_PACE as u32;
 /// budget is turned into a deadline; a huge one would overflow the clock.)
 pub const BUDGET_US: RangeInclusive<u64> = 1..=60_000_000;
 
+/// A game frame's length, milliseconds (`--frame-ms`): up to a minute.
+pub const FRAME_MS: RangeInclusive<f64> = 0.001..=60_000.0;
+
 /// Node-expansion budget per tick.
 pub const BUDGET_NODES: RangeInclusive<u64> = 1..=1_000_000_000_000;
 
@@ -98,6 +101,7 @@ pub fn check(args: &RunArgs) -> Result<(), CliError> {
     in_range("max-ticks", args.max_ticks, &MAX_TICKS)?;
     in_range("units", args.units, &AGENTS)?;
     in_range("budget-us", args.budget_us, &BUDGET_US)?;
+    in_range("frame-ms", args.frame_ms, &FRAME_MS)?;
     in_range("budget-nodes", args.budget_nodes, &BUDGET_NODES)?;
     in_range("time-limit-ms", args.time_limit_ms, &TIME_LIMIT_MS)?;
     in_range("node-limit", args.node_limit, &NODE_LIMIT)?;

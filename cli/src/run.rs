@@ -75,6 +75,14 @@ pub struct RunArgs {
     /// Worker threads for the searches [default: all cores].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Pace the ticks as a game's frames: each tick begins this many
+    /// milliseconds after the one before (the rest of the frame idle)
+    /// [default: back to back]
+    #[arg(long)]
+    pub frame_ms: Option<f64>,
+    /// Pin each worker thread to a core of its own [default: true]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub pin_workers: Option<bool>,
     /// Wall-clock planning budget per tick, microseconds.
     #[arg(long)]
     pub budget_us: Option<u64>,
@@ -225,6 +233,8 @@ impl RunArgs {
             seed,
             max_ticks,
             threads,
+            pin_workers,
+            frame_ms,
             budget_us,
             budget_nodes,
             out,
@@ -416,6 +426,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
         max_ticks: args.max_ticks.unwrap_or(100),
         seed: args.seed.unwrap_or(1),
         threads: args.threads.unwrap_or(0),
+        pin_workers: args.pin_workers.unwrap_or(true),
         budget: Budget {
             wall_us: args.budget_us,
             nodes: args.budget_nodes,
@@ -544,10 +555,18 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if !budgeted {
         sim.initialize();
     }
+    let frame = args
+        .frame_ms
+        .map(|ms| std::time::Duration::from_secs_f64(ms / 1e3));
     while sim.ticks() < config.max_ticks && !(sim.all_home() && driver.done()) {
+        let began = std::time::Instant::now();
         driver.before_step(&mut sim)?;
         sim.step();
         driver.after_step(&mut sim)?;
+        if let Some(rest) = frame.and_then(|f| f.checked_sub(began.elapsed())) {
+            // The rest of the frame, as a game spends it: the workers idle.
+            std::thread::sleep(rest);
+        }
         if let Some(bar) = &bar {
             bar.set_position(sim.ticks() as u64);
         }

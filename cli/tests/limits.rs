@@ -121,7 +121,7 @@ fn window_and_threads_together_are_bounded_by_memory() {
 
 #[test]
 fn counts_sizes_and_budgets_are_bounded() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["--generate", "100000x100000"],
             "--generate: generator spec `100000x100000`: 100000x100000 is out of range",
@@ -144,6 +144,8 @@ fn counts_sizes_and_budgets_are_bounded() {
             "--budget-us 18446744073709551615 is out of range: expected 1..=60000000",
         ),
         (&["--budget-nodes", "0"], "--budget-nodes 0 is out of range"),
+        (&["--frame-ms", "0"], "--frame-ms 0 is out of range"),
+        (&["--frame-ms", "NaN"], "--frame-ms NaN is out of range"),
         (
             &["--planner", "odid", "--time-limit-ms", "0"],
             "--time-limit-ms 0 is out of range",

@@ -63,6 +63,10 @@ pub struct SimConfig {
     /// Worker threads for the searches (0: all cores; at most
     /// [`MAX_THREADS`]).
     pub threads: usize,
+    /// Pin each worker of the simulation's own pool to a core of its own
+    /// (see [`crate::world::worker_pool`]); a pool given by the game is left
+    /// as it is.
+    pub pin_workers: bool,
     /// Planning budget per tick.
     pub budget: Budget,
     /// Most units alive at once (0: the instance's units plus 1,024). The
@@ -92,6 +96,7 @@ impl Default for SimConfig {
             max_ticks: 100,
             seed: 1,
             threads: 1,
+            pin_workers: true,
             budget: Budget::default(),
             max_units: 0,
             stuck_after: 64,
@@ -280,6 +285,13 @@ impl Simulation {
         let config = SimConfig {
             max_units,
             ..config
+        };
+        // WHCA* plans on a pool of its own unless the game gave one.
+        let pool = match config.planner {
+            PlannerKind::Whca { .. } => {
+                pool.or_else(|| crate::world::worker_pool(config.threads, config.pin_workers))
+            }
+            _ => pool,
         };
         let planner = build_planner(&world, &config, pool);
         let setup_ms = t0.elapsed().as_secs_f64() * 1e3;

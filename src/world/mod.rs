@@ -5,7 +5,7 @@ mod error;
 mod scheduler;
 
 pub use error::SimError;
-pub use scheduler::{Budget, Scheduler, SearchOutcome, TileGraph, WorkerScratch};
+pub use scheduler::{worker_pool, Budget, Scheduler, SearchOutcome, TileGraph, WorkerScratch};
 
 use std::ops::Range;
 use std::sync::Arc;

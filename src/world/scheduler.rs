@@ -152,6 +152,43 @@ pub struct Scheduler {
     unit_tile: Vec<u32>,
 }
 
+/// A pool of `threads` worker threads (0: all cores) for the searches,
+/// `None` for one: the engine's own. With `pin`, worker `i` runs only on the
+/// `i`-th core the process may use (round the cores when there are more
+/// workers). Unpinned, Linux wakes a worker on the core of the thread that
+/// woke it, and in a game's frame loop (a tick, then the rest of a 16 ms
+/// frame idle) both workers of a two-core machine shared one core in 3 of
+/// 4 tiled plannings, the second joining only once the first had finished;
+/// pinned, never (see `docs/threads.md`).
+pub fn worker_pool(threads: usize, pin: bool) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    if threads <= 1 {
+        return None;
+    }
+    let cores = if pin {
+        core_affinity::get_core_ids().unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("throng-worker-{i}"))
+        .start_handler(move |i| {
+            crate::profiling::name_thread(&format!("throng-worker-{i}"));
+            if !cores.is_empty() {
+                // Best effort: a worker left unpinned still works.
+                core_affinity::set_for_current(cores[i % cores.len()]);
+            }
+        })
+        .build()
+        .expect("worker pool");
+    Some(std::sync::Arc::new(pool))
+}
+
 impl Scheduler {
     /// A scheduler with `threads` workers (0: all cores) whose searches return
     /// plans of at most `max_path` cells and create up to `max_nodes` nodes
@@ -162,16 +199,7 @@ impl Scheduler {
         } else {
             threads
         };
-        let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("throng-worker-{i}"))
-                    .start_handler(|i| crate::profiling::name_thread(&format!("throng-worker-{i}")))
-                    .build()
-                    .expect("worker pool")
-            })
-            .map(std::sync::Arc::new);
+        let pool = worker_pool(threads, false);
         Scheduler {
             pool,
             threads,
