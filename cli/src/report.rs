@@ -124,6 +124,23 @@ fn entries(maps: &Path) -> Vec<Entry> {
                 fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
             ],
         ),
+        Entry {
+            title: "Mixed army at 60 frames a second",
+            what: "the mixed army above, each tick begun 16 ms after the one before, as a game's frames (the rest of the frame idle: caches go cold between ticks; see `docs/threads.md`)",
+            args: s(&["run", "--profile", "profiles/mixed-2k.toml", "--frame-ms", "16"]),
+            figures: [
+                tick(),
+                vec![
+                    fig("ticks over 1 ms", "/budget_overruns", 0),
+                    fig("searches", "/searches", 0),
+                    fig("units home", "/success_rate", 3),
+                    fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
+                    fig("collisions", "/collisions", 0),
+                ],
+            ]
+            .concat(),
+            large_map: false,
+        },
     ];
     for (title, lanes) in [
         ("Lifelong warehouse", None),
