@@ -64,12 +64,12 @@ fn entries(maps: &Path) -> Vec<Entry> {
             fig("worst tick (ms)", "/tick_ms_max", 3),
         ]
     };
-    // A profile run under a tick budget: the tick figures, `figures`, and
-    // the collisions.
-    let budgeted = |title, what, profile, figures: Vec<Figure>| Entry {
+    // A profile run under a tick budget (the profile, then any flags): the
+    // tick figures, `figures`, and the collisions.
+    let budgeted = |title, what, profile: &[&str], figures: Vec<Figure>| Entry {
         title,
         what,
-        args: s(&["run", "--profile", profile]),
+        args: [s(&["run", "--profile"]), s(profile)].concat(),
         figures: [tick(), figures, vec![fig("collisions", "/collisions", 0)]].concat(),
         large_map: false,
     };
@@ -94,7 +94,7 @@ fn entries(maps: &Path) -> Vec<Entry> {
         budgeted(
             "Live world under a game's load",
             "2,000 units on a generated 256×256 map, 2 threads, 300 µs per tick from the first tick; every 10 ticks 50 new orders, every 100 ticks a 6×6 building up or down, every 50 ticks 10 units replaced; 10,000 ticks",
-            "profiles/live-2k.toml",
+            &["profiles/live-2k.toml"],
             vec![
                 fig("ticks over 300 µs", "/budget_overruns", 0),
                 fig("orders arrived (of those kept)", "/orders/arrived_rate", 4),
@@ -106,7 +106,7 @@ fn entries(maps: &Path) -> Vec<Entry> {
         budgeted(
             "Mass order",
             "the same world without the rest of the load: at tick 500, 500 units get new goals in one tick",
-            "profiles/mass-order-500.toml",
+            &["profiles/mass-order-500.toml"],
             vec![
                 fig("ticks over 300 µs", "/budget_overruns", 0),
                 fig("orders whose unit moved within 20 ticks", "/orders/started_within_20", 0),
@@ -117,30 +117,24 @@ fn entries(maps: &Path) -> Vec<Entry> {
         budgeted(
             "Mixed army under a budget",
             "2,000 units on a generated 256×256 map: 60% one cell, 20% 2×2 bodies, 10% 3×3, 10% one cell at 3 ticks a move; 2 threads, 1 ms per tick from the first tick, 2,000 ticks",
-            "profiles/mixed-2k.toml",
+            &["profiles/mixed-2k.toml"],
             vec![
                 fig("ticks over 1 ms", "/budget_overruns", 0),
                 fig("units home", "/success_rate", 3),
                 fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
             ],
         ),
-        Entry {
-            title: "Mixed army at 60 frames a second",
-            what: "the mixed army above, each tick begun 16 ms after the one before, as a game's frames (the rest of the frame idle: caches go cold between ticks; see `docs/threads.md`)",
-            args: s(&["run", "--profile", "profiles/mixed-2k.toml", "--frame-ms", "16"]),
-            figures: [
-                tick(),
-                vec![
-                    fig("ticks over 1 ms", "/budget_overruns", 0),
-                    fig("searches", "/searches", 0),
-                    fig("units home", "/success_rate", 3),
-                    fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
-                    fig("collisions", "/collisions", 0),
-                ],
-            ]
-            .concat(),
-            large_map: false,
-        },
+        budgeted(
+            "Mixed army at 60 frames a second",
+            "the mixed army above, each tick begun 16 ms after the one before, as a game's frames (the rest of the frame idle: caches go cold between ticks; see `docs/threads.md`)",
+            &["profiles/mixed-2k.toml", "--frame-ms", "16"],
+            vec![
+                fig("ticks over 1 ms", "/budget_overruns", 0),
+                fig("searches", "/searches", 0),
+                fig("units home", "/success_rate", 3),
+                fig("home within 3× their lower bound", "/mixed/home_within_3x_rate", 3),
+            ],
+        ),
     ];
     for (title, lanes) in [
         ("Lifelong warehouse", None),
