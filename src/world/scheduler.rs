@@ -746,6 +746,29 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// A pinned pool has the threads asked for (all cores for 0), more
+    /// than the cores included, and every worker runs work (none is pinned
+    /// to a core the process may not use); one thread needs no pool.
+    #[test]
+    fn pinned_pools_have_their_threads_and_all_of_them_work() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert!(worker_pool(1, true).is_none());
+        for threads in [0, 2, 8] {
+            let Some(pool) = worker_pool(threads, true) else {
+                assert!(threads == 0 && cores == 1);
+                continue;
+            };
+            let want = if threads == 0 { cores } else { threads };
+            assert_eq!(pool.current_num_threads(), want);
+            // Every worker answers (none is stuck on a core it may not use).
+            let answered = std::sync::atomic::AtomicUsize::new(0);
+            pool.broadcast(|_| {
+                answered.fetch_add(1, Ordering::Relaxed);
+            });
+            assert_eq!(answered.into_inner(), want);
+        }
+    }
+
     /// On a pool of eight threads (more than the cores, so workers are
     /// preempted mid-tile), a random graph of tiles runs every unit once,
     /// each tile only after every tile it waits for has claimed all its
