@@ -80,7 +80,7 @@ pub struct RunArgs {
     /// [default: back to back]
     #[arg(long)]
     pub frame_ms: Option<f64>,
-    /// Pin each worker thread to a core of its own [default: true]
+    /// Pin each worker thread to a core of its own, when the workers take every core [default: true]
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub pin_workers: Option<bool>,
     /// Wall-clock planning budget per tick, microseconds.

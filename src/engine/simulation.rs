@@ -64,8 +64,8 @@ pub struct SimConfig {
     /// [`MAX_THREADS`]).
     pub threads: usize,
     /// Pin each worker of the simulation's own pool to a core of its own
-    /// (see [`crate::world::worker_pool`]); a pool given by the game is left
-    /// as it is.
+    /// when the pool takes every core (see [`crate::world::worker_pool`]);
+    /// a pool given by the game is left as it is.
     pub pin_workers: bool,
     /// Planning budget per tick.
     pub budget: Budget,

@@ -153,13 +153,16 @@ pub struct Scheduler {
 }
 
 /// A pool of `threads` worker threads (0: all cores) for the searches,
-/// `None` for one: the engine's own. With `pin`, worker `i` runs only on the
-/// `i`-th core the process may use (round the cores when there are more
-/// workers). Unpinned, Linux wakes a worker on the core of the thread that
-/// woke it, and in a game's frame loop (a tick, then the rest of a 16 ms
-/// frame idle) both workers of a two-core machine shared one core in 3 of
-/// 4 tiled plannings, the second joining only once the first had finished;
-/// pinned, never (see `docs/threads.md`).
+/// `None` for one: the engine's own. With `pin`, and when the pool takes
+/// every core the process may use, worker `i` runs only on the `i`-th of
+/// them (round the cores when there are more workers). Unpinned, Linux
+/// wakes a worker on the core of the thread that woke it, and in a game's
+/// frame loop (a tick, then the rest of a 16 ms frame idle) both workers
+/// of a two-core machine shared one core in 3 of 4 tiled plannings, the
+/// second joining only once the first had finished; pinned, never (see
+/// `docs/threads.md`). A pool of fewer workers than cores stays free:
+/// pinned, the pools of several worlds on one machine (a server running
+/// many matches) would all crowd onto its first cores.
 pub fn worker_pool(threads: usize, pin: bool) -> Option<std::sync::Arc<rayon::ThreadPool>> {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -170,7 +173,9 @@ pub fn worker_pool(threads: usize, pin: bool) -> Option<std::sync::Arc<rayon::Th
         return None;
     }
     let cores = if pin {
-        core_affinity::get_core_ids().unwrap_or_default()
+        core_affinity::get_core_ids()
+            .filter(|cores| threads >= cores.len())
+            .unwrap_or_default()
     } else {
         Vec::new()
     };
