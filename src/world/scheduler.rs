@@ -158,8 +158,9 @@ pub struct Scheduler {
 /// them (round the cores when there are more workers). Unpinned, Linux
 /// wakes a worker on the core of the thread that woke it, and in a game's
 /// frame loop (a tick, then the rest of a 16 ms frame idle) both workers
-/// of a two-core machine shared one core in 3 of 4 tiled plannings, the
-/// second joining only once the first had finished; pinned, never (see
+/// of a two-core machine shared one core in two thirds to four fifths of
+/// the tiled plannings, the second joining only once the first had
+/// finished; pinned, never (see
 /// `docs/threads.md`). A pool of fewer workers than cores stays free:
 /// pinned, the pools of several worlds on one machine (a server running
 /// many matches) would all crowd onto its first cores.
@@ -199,12 +200,8 @@ impl Scheduler {
     /// plans of at most `max_path` cells and create up to `max_nodes` nodes
     /// (reserved up front, so searches do not allocate).
     pub fn new(threads: usize, max_path: usize, max_nodes: usize) -> Self {
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
-        };
         let pool = worker_pool(threads, false);
+        let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
         Scheduler {
             pool,
             threads,
