@@ -366,6 +366,21 @@ impl Grid {
         false
     }
 
+    /// Whether one tick can take a unit from `a` by `(dx, dy)`: a legal
+    /// move's bit looked up by its direction, with no loop over the moves
+    /// (the validator's per-unit check). `(0, 0)` is no move.
+    #[inline]
+    pub fn has_step(&self, a: Cell, dx: i32, dy: i32) -> bool {
+        // MOVE_OFFSETS' index of each (dx, dy), row by row from (-1, -1);
+        // 8 marks no move.
+        const BIT: [u8; 9] = [7, 0, 4, 3, 8, 1, 6, 2, 5];
+        if dx.unsigned_abs() > 1 || dy.unsigned_abs() > 1 {
+            return false;
+        }
+        let k = BIT[((dy + 1) * 3 + dx + 1) as usize];
+        k < 8 && self.moves[a.index()] >> k & 1 == 1
+    }
+
     /// A lower bound on the number of moves from `a` to `b`: Manhattan for
     /// 4-connectivity, Chebyshev for 8 (every move costs one tick).
     #[inline]
