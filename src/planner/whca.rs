@@ -882,7 +882,7 @@ impl WindowedHca {
                     }
                     let i = a.index();
                     if !outcome.found {
-                        promoted |= self.settle_failed(world, a, deadline);
+                        promoted |= self.settle_failed(world, a, deadline, outcome.start_distance);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
                         continue;
                     }
@@ -940,7 +940,8 @@ impl WindowedHca {
                         for &c in self.scheduler.extra(k) {
                             ask_way(world, c, a);
                         }
-                        promoted |= self.settle_committed(world, a, deadline);
+                        promoted |=
+                            self.settle_committed(world, a, deadline, outcome.start_distance);
                         round.nodes += std::mem::take(&mut self.promotion.expanded);
                     } else {
                         self.stats.commit_conflicts += 1;
@@ -1192,7 +1193,13 @@ impl WindowedHca {
     /// After a unit's search found nothing: it keeps its plan, stuck, and
     /// tries again next tick. Returns whether plans changed (see
     /// [`Self::note_progress`]).
-    fn settle_failed(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+    fn settle_failed(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        deadline: Option<Instant>,
+        known: Option<u32>,
+    ) -> bool {
         if self.aside_until[a.index()] > world.now() {
             // No way to its place aside: it stops pulling over.
             self.aside_until[a.index()] = world.now();
@@ -1201,7 +1208,7 @@ impl WindowedHca {
         self.stats.failed_searches += 1;
         world.units.set_flag(a, UnitFlags::STUCK, true);
         world.units.next_replan[a.index()] = world.now() + 1;
-        self.note_progress(world, a, deadline)
+        self.note_progress(world, a, deadline, known)
     }
 
     /// After a unit's new plan was committed: it replans half a window on
@@ -1212,7 +1219,13 @@ impl WindowedHca {
     /// units spawned at once replanned every eighth tick, 2,000 searches in
     /// one tick and none in the seven between). Returns whether plans
     /// changed (see [`Self::note_progress`]).
-    fn settle_committed(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+    fn settle_committed(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        deadline: Option<Instant>,
+        known: Option<u32>,
+    ) -> bool {
         let i = a.index();
         world.units.set_flag(a, UnitFlags::QUEUED, false);
         world.units.set_flag(a, UnitFlags::STUCK, false);
@@ -1225,7 +1238,7 @@ impl WindowedHca {
             } else {
                 half
             };
-        self.note_progress(world, a, deadline)
+        self.note_progress(world, a, deadline, known)
     }
 
     /// Plans the one-cell units of `due` tile by tile (see [`Tiling`]): the
@@ -1319,12 +1332,12 @@ impl WindowedHca {
                         continue;
                     }
                     if !o.found {
-                        self.settle_failed(world, a, deadline);
+                        self.settle_failed(world, a, deadline, o.start_distance);
                     } else if o.committed {
                         for &c in self.scheduler.extra(j) {
                             ask_way(world, c, a);
                         }
-                        self.settle_committed(world, a, deadline);
+                        self.settle_committed(world, a, deadline, o.start_distance);
                     } else {
                         self.stats.commit_conflicts += 1;
                     }
@@ -1378,7 +1391,13 @@ impl WindowedHca {
     /// Runs in the sequential commit phase. Returns whether plans changed
     /// (the promoted unit's and its victims'): outside the batch's touched
     /// stamps, so the batch's later results must then be checked in full.
-    fn note_progress(&mut self, world: &mut World, a: Slot, deadline: Option<Instant>) -> bool {
+    fn note_progress(
+        &mut self,
+        world: &mut World,
+        a: Slot,
+        deadline: Option<Instant>,
+        known: Option<u32>,
+    ) -> bool {
         crate::profile_zone!("note progress");
         let i = a.index();
         let kind = world.units.kind[i];
@@ -1431,8 +1450,20 @@ impl WindowedHca {
                 self.repair_fails[i] = 0;
             }
             h.ensure_started(world.fit_grid(kind.size));
-            // The unit's progress, for its state (stuck or not).
-            let d = h.distance(world.fit_grid(kind.size), world.units.position[i]);
+            // The unit's progress, for its state (stuck or not). A landmark
+            // bound its search handed on is the same as reading it again
+            // (a pure function of the table, the goal and the cell), less
+            // the cache miss: 10,000 units settled one after another.
+            let handed_on = known.filter(|_| {
+                matches!(&*h, Heuristic::Landmarks { goal, .. } if *goal == world.units.goal[i])
+            });
+            let d = handed_on
+                .unwrap_or_else(|| h.distance(world.fit_grid(kind.size), world.units.position[i]));
+            debug_assert_eq!(
+                d,
+                h.distance(world.fit_grid(kind.size), world.units.position[i]),
+                "a handed-on distance"
+            );
             if d < world.units.best_distance[i] {
                 world.units.best_distance[i] = d;
                 world.units.progress_tick[i] = world.now();
@@ -3251,6 +3282,11 @@ impl WindowSearch<'_> {
                 w,
                 &mut scratch.extra,
             );
+        }
+        if matches!(&*h, Heuristic::Landmarks { .. }) {
+            // Its row is in this worker's cache now (the search's root
+            // read it): the settling, on one thread, need not miss on it.
+            scratch.start_distance = Some(h.distance(grid, query.start));
         }
         Some((
             found,

@@ -54,6 +54,11 @@ pub struct WorkerScratch {
     /// distances of the unit's own), so what is granted does not depend on
     /// the threads.
     pub asks: bool,
+    /// Set by a search that read its unit's distance from where it stands
+    /// in a shared table, where its planner would read it again at the
+    /// price of a cache miss (WHCA*: a landmark bound), for the planner's
+    /// sequential settling of the unit.
+    pub start_distance: Option<u32>,
 }
 
 impl WorkerScratch {
@@ -65,6 +70,7 @@ impl WorkerScratch {
             footprint: Default::default(),
             motions: Vec::with_capacity(max_path),
             asks: false,
+            start_distance: None,
         }
     }
 }
@@ -90,6 +96,9 @@ pub struct SearchOutcome {
     /// (tiled planning, see [`Scheduler::run_tiles`]; a batch's plans are
     /// committed by the planner afterwards).
     pub committed: bool,
+    /// The unit's distance where it stands, if the search handed it on
+    /// (see [`WorkerScratch::start_distance`]).
+    pub start_distance: Option<u32>,
 }
 
 /// One search's slot in a batch: the unit, its outcome, its path and extra cells.
@@ -323,6 +332,7 @@ impl Scheduler {
             scratch.extra.clear();
             scratch.motions.clear();
             scratch.asks = false;
+            scratch.start_distance = None;
             let Some((found, expanded)) = search(a, &mut scratch) else {
                 return;
             };
@@ -349,6 +359,7 @@ impl Scheduler {
                 expanded,
                 asks: scratch.asks,
                 committed: false,
+                start_distance: scratch.start_distance,
             };
             batch_ns.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
         };
@@ -718,6 +729,7 @@ where
             scratch.extra.clear();
             scratch.motions.clear();
             scratch.asks = false;
+            scratch.start_distance = None;
             let Some((found, expanded)) = (self.search)(a, &mut scratch) else {
                 continue;
             };
@@ -737,6 +749,7 @@ where
                 motion_len: 0,
                 asks: scratch.asks,
                 committed,
+                start_distance: scratch.start_distance,
             };
         }
     }
