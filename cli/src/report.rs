@@ -328,6 +328,165 @@ const TRIPS: u64 = 100_000;
 /// Hand-overs the other-core probe makes (about a second).
 const HANDOVERS: usize = 2_000;
 
+/// The title of the page's section of alternating one- and two-thread runs.
+const PAIRS_TITLE: &str = "Two threads against one";
+
+/// Alternating pairs of the stress run in that section (and of the Iron
+/// Harvest map's initial planning).
+const STRESS_PAIRS: usize = 5;
+const IRON_PAIRS: usize = 3;
+
+/// Runs `throng` with `run_args` and `--threads T` for T = 1, 2, `pairs`
+/// times in turn, and returns each run's JSON summary, one and two threads
+/// side by side.
+fn run_pairs(
+    exe: &Path,
+    dir: &Path,
+    run_args: &[String],
+    pairs: usize,
+) -> Result<Vec<[Value; 2]>, CliError> {
+    let mut out = Vec::with_capacity(pairs);
+    for k in 0..pairs {
+        let mut pair = [Value::Null, Value::Null];
+        for (t, summary) in pair.iter_mut().enumerate() {
+            let json = dir.join(format!("pair-{k}-{t}.json"));
+            let threads = (t + 1).to_string();
+            let command = format!("throng {} --threads {threads}", run_args.join(" "));
+            eprintln!("report: {command}");
+            let done = Command::new(exe)
+                .args(run_args)
+                .args(["--threads", &threads, "--summary-json"])
+                .arg(&json)
+                .output()
+                .map_err(|e| CliError::Other(format!("cannot run {command}: {e}")))?;
+            if !done.status.success() {
+                return Err(CliError::Other(format!(
+                    "{command} failed: {}",
+                    String::from_utf8_lossy(&done.stderr)
+                )));
+            }
+            let text =
+                std::fs::read_to_string(&json).map_err(|e| CliError::Other(e.to_string()))?;
+            *summary = serde_json::from_str(&text).map_err(|e| CliError::Other(e.to_string()))?;
+        }
+        out.push(pair);
+    }
+    Ok(out)
+}
+
+/// The median of `v` (the mean of the middle two for an even count).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The section of alternating one- and two-thread runs: the stress run's
+/// speed-up, the spread of its two-thread means, its p99, and the initial
+/// planning's two-thread share on both maps, each as a median of pairs (a
+/// single pair moves with the machine's load).
+fn pairs_section(exe: &Path, dir: &Path, maps: &Path, page: &mut String) -> Result<(), CliError> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let stress = s(&["run", "--profile", "profiles/stress-10k.toml"]);
+    writeln!(
+        page,
+        "## {PAIRS_TITLE}\n\n{STRESS_PAIRS} alternating pairs of the stress run on one and two \
+         threads (each figure a median of the pairs, or the spread of the two-thread runs), and \
+         {IRON_PAIRS} of the Iron Harvest map's initial planning (the same with `--max-ticks 1` \
+         on its map and scenario).\n\n```sh\nthrong {} --threads 1\nthrong {} --threads 2\n```\n",
+        stress.join(" "),
+        stress.join(" ")
+    )
+    .expect("string");
+    let field = |v: &Value, key: &str| v.get(key).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    let runs = run_pairs(exe, dir, &stress, STRESS_PAIRS)?;
+    let means: Vec<f64> = runs
+        .iter()
+        .map(|[_, two]| field(two, "tick_ms_mean"))
+        .collect();
+    let mid = median(means.clone());
+    let (lo, hi) = means
+        .iter()
+        .fold((f64::INFINITY, 0f64), |(lo, hi), &m| (lo.min(m), hi.max(m)));
+    let ratio = |key: &str, runs: &[[Value; 2]], two_over_one: bool| {
+        median(
+            runs.iter()
+                .map(|[one, two]| {
+                    let (a, b) = (field(one, key), field(two, key));
+                    if two_over_one {
+                        b / a
+                    } else {
+                        a / b
+                    }
+                })
+                .collect(),
+        )
+    };
+    let mut rows = vec![
+        (
+            "stress: speed-up over one thread (tick means)",
+            format!("{:.2}", ratio("tick_ms_mean", &runs, false)),
+        ),
+        (
+            "stress: two-thread tick means (ms)",
+            format!("{lo:.2}–{hi:.2}, median {mid:.2}"),
+        ),
+        (
+            "stress: the largest two-thread mean over their median",
+            format!("{:+.1}%", (hi / mid - 1.0) * 100.0),
+        ),
+        (
+            "stress: two-thread tick p99 (ms)",
+            format!(
+                "{:.2}",
+                median(
+                    runs.iter()
+                        .map(|[_, two]| field(two, "tick_ms_p99"))
+                        .collect()
+                )
+            ),
+        ),
+        (
+            "stress: initial planning, two threads / one",
+            format!("{:.2}", ratio("init_ms", &runs, true)),
+        ),
+    ];
+    let lorr = maps.parent().unwrap_or(maps).join("lorr");
+    let (iron_map, iron_scen) = (
+        lorr.join("scene_mp_2p_01.map"),
+        lorr.join("scene_mp_2p_01-iron-10000.scen"),
+    );
+    if iron_map.exists() && iron_scen.exists() {
+        let iron = vec![
+            "run".to_string(),
+            "--map".into(),
+            iron_map.display().to_string(),
+            "--scen".into(),
+            iron_scen.display().to_string(),
+            "--max-ticks".into(),
+            "1".into(),
+        ];
+        let runs = run_pairs(exe, dir, &iron, IRON_PAIRS)?;
+        rows.push((
+            "Iron Harvest: initial planning, two threads / one",
+            format!("{:.2}", ratio("init_ms", &runs, true)),
+        ));
+    }
+    writeln!(page, "| figure | value |\n|---|---|").expect("string");
+    for (label, value) in rows {
+        writeln!(page, "| {label} | {value} |").expect("string");
+    }
+    page.push('\n');
+    Ok(())
+}
+
 /// Runs the entries and writes the page.
 pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     let exe = std::env::current_exe().map_err(|e| CliError::Other(e.to_string()))?;
@@ -423,9 +582,24 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
         }
         page.push('\n');
     }
+    if args.only.as_deref().is_none_or(|o| PAIRS_TITLE.contains(o)) {
+        pairs_section(&exe, &dir, &args.maps, &mut page)?;
+    }
     let _ = std::fs::remove_dir_all(&dir);
     round_trip(&mut page, "after the runs");
     write_file(&args.out, page)?;
     eprintln!("report: wrote {}", args.out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn medians_of_odd_even_and_no_runs() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(Vec::new()).is_nan());
+    }
 }
