@@ -95,6 +95,20 @@ impl Heuristic {
         }
     }
 
+    /// [`Self::distance`], or `known` when given: a landmark bound read
+    /// earlier for the same cell (a pure function of the table, the goal and
+    /// the cell; debug builds check it).
+    pub fn distance_or(&mut self, known: Option<u32>, grid: &Grid, cell: Cell) -> u32 {
+        match known {
+            Some(d) => {
+                debug_assert!(matches!(self, Heuristic::Landmarks { .. }));
+                debug_assert_eq!(d, self.distance(grid, cell), "a handed-on landmark bound");
+                d
+            }
+            None => self.distance(grid, cell),
+        }
+    }
+
     /// The distance from `cell` if known without work: an RRA* answers for
     /// the cells it has closed; tables and landmarks always answer.
     #[inline]

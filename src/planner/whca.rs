@@ -1457,12 +1457,10 @@ impl WindowedHca {
             let handed_on = known.filter(|_| {
                 matches!(&*h, Heuristic::Landmarks { goal, .. } if *goal == world.units.goal[i])
             });
-            let d = handed_on
-                .unwrap_or_else(|| h.distance(world.fit_grid(kind.size), world.units.position[i]));
-            debug_assert_eq!(
-                d,
-                h.distance(world.fit_grid(kind.size), world.units.position[i]),
-                "a handed-on distance"
+            let d = h.distance_or(
+                handed_on,
+                world.fit_grid(kind.size),
+                world.units.position[i],
             );
             if d < world.units.best_distance[i] {
                 world.units.best_distance[i] = d;
