@@ -7,7 +7,8 @@
 //! open 160×160 map with 3,500 units (300–420 due a tick: planned tile by
 //! tile; an open map, so no unit is granted true distances of its own,
 //! whose memory is allocated when granted), there without a budget and
-//! under a wall-clock one (tiles and batches in one tick).
+//! under a wall-clock one (tiles and batches in one tick), and with the
+//! moves checked on a thread of their own.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -52,20 +53,29 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn whca_ticks_allocate_nothing_after_warm_up() {
     // Planned in batches.
-    steady_state_allocates_nothing("32x32:0.2", 150, 1100, Budget::default());
+    steady_state_allocates_nothing("32x32:0.2", 150, 1100, Budget::default(), false);
     // Wide enough for tiles, and enough units due each tick: planned tile
     // by tile.
-    steady_state_allocates_nothing("160x160:0.0", 3500, 4, Budget::default());
+    steady_state_allocates_nothing("160x160:0.0", 3500, 4, Budget::default(), false);
+    // The same with the moves checked on a thread of their own, beside the
+    // ticks (the checker and its buffer go back and forth).
+    steady_state_allocates_nothing("160x160:0.0", 3500, 4, Budget::default(), true);
     // The same under a wall-clock budget (far above what a tick needs):
     // the most overdue one-cell units in tiles, the rest in batches.
     let budget = Budget {
         wall_us: Some(50_000),
         nodes: None,
     };
-    steady_state_allocates_nothing("160x160:0.0", 3500, 4, budget);
+    steady_state_allocates_nothing("160x160:0.0", 3500, 4, budget, false);
 }
 
-fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64, budget: Budget) {
+fn steady_state_allocates_nothing(
+    map: &str,
+    units: usize,
+    seed: u64,
+    budget: Budget,
+    check_beside: bool,
+) {
     let grid = Arc::new(generate_map(map.parse().unwrap(), Connectivity::Four, 1));
     let inst = random_instance(grid, units, seed).unwrap();
     let config = SimConfig {
@@ -73,6 +83,7 @@ fn steady_state_allocates_nothing(map: &str, units: usize, seed: u64, budget: Bu
         max_ticks: 200,
         threads: 1,
         budget,
+        check_beside,
         ..SimConfig::default()
     };
     let mut sim = Simulation::new(&inst, config).expect("a valid instance");

@@ -83,6 +83,11 @@ pub struct RunArgs {
     /// Pin each worker thread to a core of its own, when the workers take every core [default: true]
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub pin_workers: Option<bool>,
+    /// Check each tick's moves on a thread of its own while the next tick
+    /// runs, instead of inside the tick (the summary still counts every
+    /// tick) [default: false]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub check_beside: Option<bool>,
     /// Wall-clock planning budget per tick, microseconds.
     #[arg(long)]
     pub budget_us: Option<u64>,
@@ -234,6 +239,7 @@ impl RunArgs {
             max_ticks,
             threads,
             pin_workers,
+            check_beside,
             frame_ms,
             budget_us,
             budget_nodes,
@@ -439,6 +445,7 @@ pub fn sim_config(args: &RunArgs) -> Result<SimConfig, CliError> {
             History::Off
         },
         check_moves: true,
+        check_beside: args.check_beside.unwrap_or(false),
         footprint_claims: SimConfig::default().footprint_claims,
     })
 }
@@ -584,6 +591,7 @@ pub fn run(args: &RunArgs) -> Result<RunSummary, CliError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    sim.finish_checks();
     let summary = sim.summary();
     if let Some(path) = &args.out {
         write_file(path, sim.plan_file().to_text())?;

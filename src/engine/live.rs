@@ -190,6 +190,9 @@ impl Simulation {
     }
 
     fn apply_block(&mut self, rect: Rect) {
+        // A check beside holds the map as it stood: done first, the map
+        // is edited in place rather than copied.
+        self.finish_checks();
         self.edited.clear();
         Arc::make_mut(&mut self.world.grid).block(rect, &mut self.edited);
         if self.edited.is_empty() {
@@ -297,6 +300,9 @@ impl Simulation {
     }
 
     fn apply_unblock(&mut self, rect: Rect) {
+        // A check beside holds the map as it stood: done first, the map
+        // is edited in place rather than copied.
+        self.finish_checks();
         self.edited.clear();
         Arc::make_mut(&mut self.world.grid).unblock(rect, &mut self.edited);
         if self.edited.is_empty() {

@@ -1,6 +1,7 @@
 //! The live world and its tick loop: the game's calls, the units' states
 //! and events, map edits, and the run's measures.
 
+mod check_thread;
 mod command;
 mod events;
 mod evict;
