@@ -336,6 +336,32 @@ const PAIRS_TITLE: &str = "Two threads against one";
 const STRESS_PAIRS: usize = 5;
 const IRON_PAIRS: usize = 3;
 
+/// Runs this binary with `args` and `extra`, its JSON summary written to
+/// `json`, and reads the summary; `command` names the run in errors.
+fn run_summary(
+    exe: &Path,
+    args: &[String],
+    extra: &[&str],
+    json: &Path,
+    command: &str,
+) -> Result<Value, CliError> {
+    let done = Command::new(exe)
+        .args(args)
+        .args(extra)
+        .arg("--summary-json")
+        .arg(json)
+        .output()
+        .map_err(|e| CliError::Other(format!("cannot run {command}: {e}")))?;
+    if !done.status.success() {
+        return Err(CliError::Other(format!(
+            "{command} failed: {}",
+            String::from_utf8_lossy(&done.stderr)
+        )));
+    }
+    let text = std::fs::read_to_string(json).map_err(|e| CliError::Other(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| CliError::Other(e.to_string()))
+}
+
 /// Runs `throng` with `run_args` and `--threads T` for T = 1, 2, `pairs`
 /// times in turn, and returns each run's JSON summary, one and two threads
 /// side by side.
@@ -353,21 +379,7 @@ fn run_pairs(
             let threads = (t + 1).to_string();
             let command = format!("throng {} --threads {threads}", run_args.join(" "));
             eprintln!("report: {command}");
-            let done = Command::new(exe)
-                .args(run_args)
-                .args(["--threads", &threads, "--summary-json"])
-                .arg(&json)
-                .output()
-                .map_err(|e| CliError::Other(format!("cannot run {command}: {e}")))?;
-            if !done.status.success() {
-                return Err(CliError::Other(format!(
-                    "{command} failed: {}",
-                    String::from_utf8_lossy(&done.stderr)
-                )));
-            }
-            let text =
-                std::fs::read_to_string(&json).map_err(|e| CliError::Other(e.to_string()))?;
-            *summary = serde_json::from_str(&text).map_err(|e| CliError::Other(e.to_string()))?;
+            *summary = run_summary(exe, run_args, &["--threads", &threads], &json, &command)?;
         }
         out.push(pair);
     }
@@ -556,20 +568,7 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
         }
         let json = dir.join(format!("{k}.json"));
         eprintln!("report: {command}");
-        let out = Command::new(&exe)
-            .args(&e.args)
-            .arg("--summary-json")
-            .arg(&json)
-            .output()
-            .map_err(|e| CliError::Other(format!("cannot run {command}: {e}")))?;
-        if !out.status.success() {
-            return Err(CliError::Other(format!(
-                "{command} failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            )));
-        }
-        let text = std::fs::read_to_string(&json).map_err(|e| CliError::Other(e.to_string()))?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| CliError::Other(e.to_string()))?;
+        let v = run_summary(&exe, &e.args, &[], &json, &command)?;
         writeln!(page, "| figure | value |\n|---|---|").expect("string");
         for f in &e.figures {
             writeln!(
