@@ -299,12 +299,10 @@ fn entries(maps: &Path) -> Vec<Entry> {
         ],
         large_map: true,
     });
-    let lorr = maps.parent().unwrap_or(maps).join("lorr");
+    let (iron_map, iron_scen) = iron_harvest(maps);
     let (iron_map, iron_scen) = (
-        lorr.join("scene_mp_2p_01.map").display().to_string(),
-        lorr.join("scene_mp_2p_01-iron-10000.scen")
-            .display()
-            .to_string(),
+        iron_map.display().to_string(),
+        iron_scen.display().to_string(),
     );
     big_runs(
         &mut v,
@@ -314,6 +312,16 @@ fn entries(maps: &Path) -> Vec<Entry> {
         true,
     );
     v
+}
+
+/// The Iron Harvest map and its 10,000-unit scenario, beside the benchmark
+/// maps folder `maps` (in `lorr/`).
+fn iron_harvest(maps: &Path) -> (PathBuf, PathBuf) {
+    let lorr = maps.parent().unwrap_or(maps).join("lorr");
+    (
+        lorr.join("scene_mp_2p_01.map"),
+        lorr.join("scene_mp_2p_01-iron-10000.scen"),
+    )
 }
 
 fn format_value(v: Option<&Value>, decimals: usize) -> String {
@@ -470,11 +478,7 @@ fn pairs_section(exe: &Path, dir: &Path, maps: &Path, page: &mut String) -> Resu
             format!("{:.2}", ratio("init_ms", &runs, true)),
         ),
     ];
-    let lorr = maps.parent().unwrap_or(maps).join("lorr");
-    let (iron_map, iron_scen) = (
-        lorr.join("scene_mp_2p_01.map"),
-        lorr.join("scene_mp_2p_01-iron-10000.scen"),
-    );
+    let (iron_map, iron_scen) = iron_harvest(maps);
     if iron_map.exists() && iron_scen.exists() {
         let iron = vec![
             "run".to_string(),

@@ -20,7 +20,7 @@ type Job = (StepChecker, Arc<Grid>, u32, Vec<(u32, Rect)>);
 /// A check done: the checker and the buffer, for the next one.
 type Done = (StepChecker, Vec<(u32, Rect)>);
 
-/// The checking thread and the check it runs, if any.
+/// The checking thread, and the positions' buffer while no check is out.
 pub(super) struct CheckThread {
     jobs: Option<Sender<Job>>,
     done: Receiver<Done>,
@@ -73,17 +73,15 @@ impl CheckThread {
             .expect("the check thread runs until dropped");
     }
 
-    /// Waits for the check out, if any, and gives its checker back.
-    pub(super) fn finish(&mut self, out: bool) -> Option<StepChecker> {
-        if !out {
-            return None;
-        }
+    /// Waits for the check sent last and gives its checker back (call it
+    /// once per [`Self::send`]).
+    pub(super) fn finish(&mut self) -> StepChecker {
         let (checker, units) = self
             .done
             .recv()
             .expect("the check thread ended in the middle of a check");
         self.spare = units;
-        Some(checker)
+        checker
     }
 }
 

@@ -763,7 +763,7 @@ impl Simulation {
     pub fn finish_checks(&mut self) {
         if self.checker.is_none() {
             if let Some(t) = &mut self.check_thread {
-                self.checker = t.finish(true);
+                self.checker = Some(t.finish());
             }
         }
     }
@@ -886,8 +886,7 @@ impl Simulation {
         if let Some(t) = &mut self.check_thread {
             // The last tick's check is done by now, as a rule (the step ran
             // beside it); this tick's goes out.
-            let checker = self.checker.take().or_else(|| t.finish(true));
-            let checker = checker.expect("the checker is here or out");
+            let checker = self.checker.take().unwrap_or_else(|| t.finish());
             self.checked.0 = checker.count;
             self.checked.1.clone_from(&checker.first);
             t.send(checker, world.grid.clone(), world.now(), |units| {
